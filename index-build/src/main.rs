@@ -1,0 +1,34 @@
+//! `lectern`: the build-time CLI. Reads a Docusaurus site, chunks and embeds it, and writes
+//! the static index bundle the browser searches.
+
+mod commands;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "lectern", version, about = "Index a Docusaurus site for in-browser question answering")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Embed text with the model the index is built with.
+    Embed(commands::embed::EmbedArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Embed(args) => commands::embed::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("lectern: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}

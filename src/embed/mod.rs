@@ -1,0 +1,194 @@
+//! Sentence embeddings with all-MiniLM-L6-v2: BERT tokenisation, a tract-run ONNX
+//! encoder, attention-masked mean pooling and L2 normalisation — the same code natively
+//! (index build) and in wasm (the reader's question).
+
+mod error;
+#[cfg(not(target_arch = "wasm32"))]
+mod files;
+mod fingerprint;
+mod pooling;
+
+pub use error::EmbedError;
+#[cfg(not(target_arch = "wasm32"))]
+pub use files::{ModelFiles, ModelVariant};
+pub use fingerprint::ModelFingerprint;
+pub use pooling::{cosine, mean_pool_normalized, normalize};
+
+use std::collections::HashMap;
+use tokenizers::{Tokenizer, TruncationParams};
+use tract_onnx::prelude::*;
+
+/// Width of a MiniLM-L6 embedding.
+pub const DIMS: usize = 384;
+/// sentence-transformers' `max_seq_length` for this model, in word pieces (incl. [CLS]/[SEP]).
+pub const MAX_TOKENS: usize = 256;
+
+type Plan = Arc<TypedRunnableModel>;
+
+/// The encoder inputs a BERT export may declare; we feed each by name.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum EncoderInput {
+    InputIds,
+    AttentionMask,
+    TokenTypeIds,
+}
+
+/// Tokenizer + optimised model plans. Cheap to call, costly to build (load and optimise
+/// once, then embed many texts).
+pub struct Embedder {
+    tokenizer: Tokenizer,
+    inputs: Vec<EncoderInput>,
+    /// Batch fixed to 1, sequence length symbolic: no re-optimisation per query length.
+    single: Plan,
+    /// Batch and length symbolic; only built for bulk embedding (index build).
+    batched: Option<Plan>,
+    fingerprint: ModelFingerprint,
+}
+
+impl Embedder {
+    /// Loads a model for one-text-at-a-time use (the browser's questions).
+    pub fn from_bytes(onnx: &[u8], tokenizer_json: &[u8]) -> Result<Self, EmbedError> {
+        Self::load(onnx, tokenizer_json, false)
+    }
+
+    /// Loads a model that can also embed batches of texts in one run (index build).
+    pub fn from_bytes_for_batches(onnx: &[u8], tokenizer_json: &[u8]) -> Result<Self, EmbedError> {
+        Self::load(onnx, tokenizer_json, true)
+    }
+
+    fn load(onnx: &[u8], tokenizer_json: &[u8], batched: bool) -> Result<Self, EmbedError> {
+        let tokenizer = load_tokenizer(tokenizer_json)?;
+        let invalid = |e: TractError| EmbedError::ModelInvalid(format!("{e:#}"));
+        let model = tract_onnx::onnx()
+            .model_for_read(&mut &onnx[..])
+            .and_then(|m| m.into_typed())
+            .and_then(|m| m.into_decluttered())
+            .map_err(invalid)?;
+        let inputs = encoder_inputs(&model)?;
+
+        // Reuse the model's own batch symbol (declaring a new one fails to unify).
+        let batch_dim = model.input_fact(0).map_err(invalid)?.shape[0].clone();
+        let single_model = match batch_dim {
+            TDim::Sym(batch) => model.set_symbols(&HashMap::from([(batch, TDim::Val(1))])).map_err(invalid)?,
+            _ => model.clone(),
+        };
+        let single = single_model.into_optimized().and_then(|m| m.into_runnable()).map_err(invalid)?;
+        let batched =
+            if batched { Some(model.into_optimized().and_then(|m| m.into_runnable()).map_err(invalid)?) } else { None };
+        Ok(Embedder { tokenizer, inputs, single, batched, fingerprint: ModelFingerprint::of(onnx, tokenizer_json) })
+    }
+
+    /// The content fingerprint of the model and tokenizer this embedder was built from.
+    pub fn fingerprint(&self) -> &ModelFingerprint {
+        &self.fingerprint
+    }
+
+    /// Number of word pieces the model sees for `text` (after truncation, incl. specials).
+    pub fn token_count(&self, text: &str) -> Result<usize, EmbedError> {
+        Ok(self.tokenize(text)?.len())
+    }
+
+    /// Embeds one text into a unit-length vector of [`DIMS`] values.
+    pub fn embed(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
+        let ids = self.tokenize(text)?;
+        let mask = vec![1i64; ids.len()];
+        let mut pooled = self.run(&self.single, 1, ids.len(), &ids, &mask)?;
+        Ok(pooled.remove(0))
+    }
+
+    /// Embeds several texts in one model run, padding to the longest. Results are in input
+    /// order and equal [`Embedder::embed`] up to float rounding. Without batch support
+    /// (see [`Embedder::from_bytes_for_batches`]) texts are embedded one by one.
+    pub fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let Some(plan) = &self.batched else {
+            return texts.iter().map(|t| self.embed(t)).collect();
+        };
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let encoded = texts.iter().map(|t| self.tokenize(t)).collect::<Result<Vec<_>, _>>()?;
+        let len = encoded.iter().map(Vec::len).max().unwrap_or(0);
+        let mut ids = Vec::with_capacity(texts.len() * len);
+        let mut mask = Vec::with_capacity(texts.len() * len);
+        for row in &encoded {
+            ids.extend_from_slice(row);
+            ids.resize(ids.len() + len - row.len(), 0);
+            mask.extend(std::iter::repeat_n(1i64, row.len()));
+            mask.resize(mask.len() + len - row.len(), 0);
+        }
+        self.run(plan, texts.len(), len, &ids, &mask)
+    }
+
+    fn tokenize(&self, text: &str) -> Result<Vec<i64>, EmbedError> {
+        if text.trim().is_empty() {
+            return Err(EmbedError::EmptyText);
+        }
+        let encoding = self.tokenizer.encode(text, true).map_err(|e| EmbedError::Tokenize(e.to_string()))?;
+        Ok(encoding.get_ids().iter().map(|&id| i64::from(id)).collect())
+    }
+
+    fn run(
+        &self,
+        plan: &Plan,
+        batch: usize,
+        len: usize,
+        ids: &[i64],
+        mask: &[i64],
+    ) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let failed = |e: TractError| EmbedError::Inference(format!("{e:#}"));
+        let tensor = |values: &[i64]| Tensor::from_shape(&[batch, len], values).map_err(failed);
+        let feeds = self
+            .inputs
+            .iter()
+            .map(|input| {
+                Ok(match input {
+                    EncoderInput::InputIds => tensor(ids)?,
+                    EncoderInput::AttentionMask => tensor(mask)?,
+                    EncoderInput::TokenTypeIds => tensor(&vec![0; ids.len()])?,
+                }
+                .into_tvalue())
+            })
+            .collect::<Result<TVec<_>, EmbedError>>()?;
+        let outputs = plan.run(feeds).map_err(failed)?;
+        let hidden = outputs.first().ok_or_else(|| EmbedError::Inference("the model returned no output".into()))?;
+        let shape = hidden.shape().to_vec();
+        if shape.len() != 3 || shape[0] != batch || shape[1] != len {
+            return Err(EmbedError::Inference(format!("unexpected output shape {shape:?} for input [{batch}, {len}]")));
+        }
+        if shape[2] != DIMS {
+            return Err(EmbedError::WrongDimension { expected: DIMS, got: shape[2] });
+        }
+        let view = hidden.try_as_plain_ram().map_err(failed)?;
+        let values = view.as_slice::<f32>().map_err(failed)?;
+        Ok(values
+            .chunks_exact(len * DIMS)
+            .zip(mask.chunks_exact(len))
+            .map(|(rows, row_mask)| mean_pool_normalized(rows, row_mask, DIMS))
+            .collect())
+    }
+}
+
+/// The model's tokenizer.json pads and truncates to 128; sentence-transformers uses 256
+/// and no padding, so both are reset here or long texts lose parity.
+fn load_tokenizer(json: &[u8]) -> Result<Tokenizer, EmbedError> {
+    let invalid = |e: tokenizers::Error| EmbedError::TokenizerInvalid(e.to_string());
+    let mut tokenizer = Tokenizer::from_bytes(json).map_err(invalid)?;
+    tokenizer.with_padding(None);
+    tokenizer
+        .with_truncation(Some(TruncationParams { max_length: MAX_TOKENS, ..Default::default() }))
+        .map_err(invalid)?;
+    Ok(tokenizer)
+}
+
+fn encoder_inputs(model: &TypedModel) -> Result<Vec<EncoderInput>, EmbedError> {
+    let outlets = model.input_outlets().map_err(|e| EmbedError::ModelInvalid(format!("{e:#}")))?;
+    outlets
+        .iter()
+        .map(|outlet| match model.node(outlet.node).name.as_str() {
+            "input_ids" => Ok(EncoderInput::InputIds),
+            "attention_mask" => Ok(EncoderInput::AttentionMask),
+            "token_type_ids" => Ok(EncoderInput::TokenTypeIds),
+            other => Err(EmbedError::UnsupportedInput(other.to_string())),
+        })
+        .collect()
+}

@@ -1,0 +1,8 @@
+//! Lectern's retrieval core: one library compiled natively (index build, benches) and to
+//! wasm (the reader's browser). It knows nothing of the DOM; the `wasm` module is a thin
+//! facade over it.
+
+pub mod embed;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;

@@ -5,4 +5,4 @@
 pub mod embed;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Sets up and runs every test: formatting, lints, native tests, wasm tests in headless
+# Chromium, and the Docusaurus harness self-test. Idempotent; safe to re-run.
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+cd "$LECTERN_ROOT"
+
+step "setup"
+scripts/setup.sh
+
+step "format and lints"
+cargo fmt --all -- --check
+cargo clippy --release --workspace --all-targets -- -D warnings
+cargo clippy --release --target wasm32-unknown-unknown -p lectern --all-targets -- -D warnings
+
+step "native tests"
+cargo build --release --workspace
+cargo test --release --workspace -- --show-output
+
+step "wasm tests in headless Chromium"
+assets="$(mktemp -d "${TMPDIR:-/tmp}/lectern-assets.XXXXXX")"
+trap 'stop_asset_server; rm -rf "$assets"' EXIT
+ln -s "$LECTERN_ROOT/tests/fixtures/embeddings/reference.json" "$assets/"
+# The native vectors of the same texts, for the wasm-equals-native check.
+python3 -c 'import json,sys; [print(json.dumps(e["text"])) for e in json.load(open(sys.argv[1]))["entries"] if e["vector"]]' \
+  tests/fixtures/embeddings/reference.json >"$assets/texts.jsonl"
+"$LECTERN_BIN" embed --json --file "$assets/texts.jsonl" >"$assets/native-int8.jsonl"
+run_wasm_tests "$assets" -- --nocapture
+
+step "Docusaurus harness self-test"
+node --test tests/docusaurus/selftest.test.mjs

@@ -1,0 +1,4 @@
+//! Helpers shared by the integration tests.
+
+#[cfg(target_arch = "wasm32")]
+pub mod browser;

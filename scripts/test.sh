@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up and runs every test: formatting, lints, native tests, wasm tests in headless
-# Chromium, and the Docusaurus harness self-test. Idempotent; safe to re-run.
+# Chromium, the Docusaurus harness self-test, and chunk URLs checked against real Docusaurus
+# builds of the sample site and the shared corpora. Idempotent; safe to re-run.
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$LECTERN_ROOT"
 
@@ -28,3 +29,12 @@ run_wasm_tests "$assets" -- --nocapture
 
 step "Docusaurus harness self-test"
 node --test tests/docusaurus/selftest.test.mjs
+
+step "chunk URLs against the real Docusaurus build"
+(cd www/example && NO_UPDATE_NOTIFIER=1 npx docusaurus build >"$assets/example-build.log" 2>&1) ||
+  { cat "$assets/example-build.log"; exit 1; }
+"$LECTERN_BIN" chunks www/example --json >"$assets/example-chunks.jsonl"
+node tests/docusaurus/check-urls.mjs --build www/example/build --base-url / \
+  --chunks "$assets/example-chunks.jsonl" --min-pct 100
+# The real Docusaurus trees in ../shared/corpora, when present (skipped otherwise).
+LECTERN_BIN="$LECTERN_BIN" LECTERN_MIN_PCT=99 tests/docusaurus/run-corpora.sh

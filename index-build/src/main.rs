@@ -2,6 +2,7 @@
 //! the static index bundle the browser searches.
 
 mod commands;
+mod site;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -17,12 +18,18 @@ struct Cli {
 enum Command {
     /// Embed text with the model the index is built with.
     Embed(commands::embed::EmbedArgs),
+    /// Show the chunks a site is cut into, without embedding anything.
+    Chunks(commands::chunks::ChunksArgs),
+    /// Read a site and write its index folder.
+    Build(commands::build::BuildArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Embed(args) => commands::embed::run(args),
+        Command::Chunks(args) => commands::chunks::run(args),
+        Command::Build(args) => commands::build::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

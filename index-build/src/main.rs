@@ -2,6 +2,7 @@
 //! the static index bundle the browser searches.
 
 mod commands;
+mod index;
 mod site;
 
 use clap::{Parser, Subcommand};
@@ -20,8 +21,12 @@ enum Command {
     Embed(commands::embed::EmbedArgs),
     /// Show the chunks a site is cut into, without embedding anything.
     Chunks(commands::chunks::ChunksArgs),
-    /// Read a site and write its index folder.
+    /// Read a site, embed what changed, and write its index bundle.
     Build(commands::build::BuildArgs),
+    /// Search a bundle the way the browser does.
+    Search(commands::search::SearchArgs),
+    /// Show a bundle's manifest and sizes, and check its files.
+    Inspect(commands::inspect::InspectArgs),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +35,8 @@ fn main() -> ExitCode {
         Command::Embed(args) => commands::embed::run(args),
         Command::Chunks(args) => commands::chunks::run(args),
         Command::Build(args) => commands::build::run(args),
+        Command::Search(args) => commands::search::run(args),
+        Command::Inspect(args) => commands::inspect::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

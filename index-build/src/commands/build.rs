@@ -1,71 +1,170 @@
-//! `lectern build`: reads the site and writes its index into a folder.
-//!
-//! For now the folder holds the chunks as JSON Lines plus the pages and a report; the
-//! compact, embedded bundle replaces this format next.
+//! `lectern build`: reads the site, embeds what changed, and writes the static bundle.
 
 use super::site_args::{print_summary, SiteArgs};
 use super::CommandResult;
-use std::io::Write;
+use crate::index::{embed_chunks, ChunkEmbedder, EmbedStats, EmbeddedChunk, PreviousVectors};
+use crate::site::SiteReport;
+use lectern::bundle::{self, BundleChunk, BundleInput, ChunkMeta, ModelFileBytes, SiteInfo};
+use lectern::dense::DenseIndexConfig;
+use lectern::embed::{Embedder, ModelFiles, ModelVariant};
+use lectern::lexical::IndexOptions;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct BuildArgs {
     #[command(flatten)]
     site: SiteArgs,
-    /// Where to write the index folder.
+    /// Where to write the bundle folder (replaced atomically).
     #[arg(long)]
     out: PathBuf,
+    /// Print the summary as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+    /// Folder holding model-int8.onnx and tokenizer.json.
+    #[arg(long, default_value_os_t = ModelFiles::default_dir())]
+    model_dir: PathBuf,
+    /// Do not copy the model and tokenizer into the bundle (the site serves them elsewhere).
+    #[arg(long)]
+    no_model: bool,
+    /// Target size of a text shard in bytes.
+    #[arg(long, default_value_t = 16 * 1024)]
+    text_shard_bytes: usize,
+}
+
+/// What a build did, printed as a summary (or JSON).
+#[derive(serde::Serialize)]
+pub struct BuildSummary {
+    pub pages: usize,
+    pub chunks: usize,
+    pub characters: usize,
+    #[serde(flatten)]
+    pub embedding: EmbedStats,
+    /// Why no vector of the previous build could be reused, if none was.
+    pub full_rebuild_reason: Option<String>,
+    pub files: Vec<FileSize>,
+    pub total_bytes: u64,
+    pub seconds: f64,
+    pub skipped: usize,
+}
+
+#[derive(serde::Serialize)]
+pub struct FileSize {
+    pub name: String,
+    pub bytes: u64,
 }
 
 pub fn run(args: BuildArgs) -> CommandResult {
+    let start = Instant::now();
     let report = args.site.read()?;
-    // Write next to the destination, then swap, so a failed build never leaves a
-    // half-written folder where the old one was.
-    let staging = sibling(&args.out, ".lectern-staging")?;
-    let old = sibling(&args.out, ".lectern-old")?;
-    for dir in [&staging, &old] {
-        if dir.exists() {
-            std::fs::remove_dir_all(dir).map_err(|e| format!("cannot clear {}: {e}", dir.display()))?;
-        }
+    let (onnx, tokenizer) = ModelFiles::in_dir(&args.model_dir, ModelVariant::Int8).read()?;
+    let embedder = Embedder::from_bytes_for_batches(&onnx, &tokenizer)?;
+    let model_files = (!args.no_model).then_some(ModelFileBytes { onnx: &onnx, tokenizer: &tokenizer });
+    let progress = progress_bar(!args.json);
+    let mut summary = build_bundle(&report, &embedder, model_files, &args.out, args.text_shard_bytes, |done, all| {
+        progress.set_length(all as u64);
+        progress.set_position(done as u64);
+    })?;
+    progress.finish_and_clear();
+    summary.seconds = start.elapsed().as_secs_f64();
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&summary)?);
+    } else {
+        print_summary(&report);
+        print_build_summary(&summary, &args.out);
     }
-    std::fs::create_dir_all(&staging).map_err(|e| format!("cannot create {}: {e}", staging.display()))?;
-    write_json_lines(&staging.join("chunks.jsonl"), &report.chunks)?;
-    write_json_lines(&staging.join("pages.jsonl"), &report.pages)?;
-    let summary = serde_json::json!({
-        "site_dir": report.site_dir,
-        "base_url": report.base_url,
-        "pages": report.pages.len(),
-        "chunks": report.chunks.len(),
-        "characters": report.chunks.iter().map(|c| c.chars).sum::<usize>(),
-        "skipped": report.skipped,
-        "notes": report.notes,
-    });
-    std::fs::write(staging.join("report.json"), serde_json::to_vec_pretty(&summary)?)?;
-    if args.out.exists() {
-        std::fs::rename(&args.out, &old).map_err(|e| format!("cannot move {} aside: {e}", args.out.display()))?;
-    }
-    std::fs::rename(&staging, &args.out).map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
-    if old.exists() {
-        std::fs::remove_dir_all(&old)?;
-    }
-    print_summary(&report);
-    eprintln!("wrote {}", args.out.display());
     Ok(())
 }
 
-/// `<out>` with `suffix` appended to its file name, in the same folder (same file system).
-fn sibling(out: &Path, suffix: &str) -> Result<PathBuf, String> {
-    let name = out.file_name().ok_or_else(|| format!("--out {} has no folder name", out.display()))?;
-    Ok(out.with_file_name(format!("{}{suffix}", name.to_string_lossy())))
+/// Embeds `report`'s chunks (reusing the vectors of the bundle already in `out` where the
+/// content is unchanged) and writes the bundle to `out`.
+pub fn build_bundle(
+    report: &SiteReport,
+    embedder: &(dyn ChunkEmbedder + Sync),
+    model_files: Option<ModelFileBytes<'_>>,
+    out: &Path,
+    text_shard_bytes: usize,
+    progress: impl FnMut(usize, usize),
+) -> Result<BuildSummary, Box<dyn std::error::Error>> {
+    let previous = PreviousVectors::load(out, embedder.fingerprint());
+    let (embedded, stats) = embed_chunks(&report.chunks, embedder, &previous, progress)?;
+    let chunks: Vec<BundleChunk> = report
+        .chunks
+        .iter()
+        .zip(embedded)
+        .map(|(chunk, EmbeddedChunk { hash, vector })| BundleChunk {
+            meta: ChunkMeta {
+                chunk_id: chunk.chunk_id.clone(),
+                url: chunk.url.clone(),
+                heading_path: chunk.heading_path.clone(),
+                chapter_title: chunk.chapter_title.clone(),
+                section_title: chunk.section_title.clone(),
+                module: chunk.module.clone(),
+                chapter_id: chunk.chapter_id.clone(),
+                version: chunk.version.clone(),
+                word_count: chunk.word_count,
+                position: chunk.position,
+                hash,
+            },
+            text: chunk.text.clone(),
+            vector,
+        })
+        .collect();
+    let output = bundle::write_bundle(BundleInput {
+        chunks: &chunks,
+        model_fingerprint: embedder.fingerprint(),
+        dims: embedder.dims(),
+        site: SiteInfo { base_url: report.base_url.clone(), site_url: report.site_url.clone() },
+        pages: report.pages.len(),
+        model_files,
+        text_shard_bytes,
+        lexical: IndexOptions::default(),
+        dense: DenseIndexConfig::default(),
+    })?;
+    bundle::write_dir(out, &output).map_err(|e| format!("cannot write the bundle to {}: {e}", out.display()))?;
+
+    let mut files: Vec<FileSize> =
+        output.files.iter().map(|(name, bytes)| FileSize { name: name.clone(), bytes: bytes.len() as u64 }).collect();
+    files.push(FileSize { name: bundle::MANIFEST_FILE.into(), bytes: output.manifest_json().len() as u64 });
+    Ok(BuildSummary {
+        pages: report.pages.len(),
+        chunks: chunks.len(),
+        characters: output.manifest.counts.characters,
+        full_rebuild_reason: if stats.reused == 0 { previous.not_reused.clone() } else { None },
+        embedding: stats,
+        total_bytes: files.iter().map(|f| f.bytes).sum(),
+        files,
+        seconds: 0.0,
+        skipped: report.skipped.len(),
+    })
 }
 
-fn write_json_lines<T: serde::Serialize>(path: &Path, items: &[T]) -> CommandResult {
-    let file = std::fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-    let mut out = std::io::BufWriter::new(file);
-    for item in items {
-        serde_json::to_writer(&mut out, item)?;
-        writeln!(out)?;
+fn print_build_summary(summary: &BuildSummary, out: &Path) {
+    let e = &summary.embedding;
+    eprintln!(
+        "embedded {} chunks, reused {} ({} word pieces, {} chunks truncated at 256)",
+        e.embedded, e.reused, e.tokens, e.truncated
+    );
+    if let Some(reason) = &summary.full_rebuild_reason {
+        eprintln!("  full rebuild: {reason}");
     }
-    out.flush()?;
-    Ok(())
+    // Text shards are many and alike: one line for all of them.
+    let (shards, others): (Vec<&FileSize>, Vec<&FileSize>) =
+        summary.files.iter().partition(|f| f.name.starts_with("text."));
+    for file in others {
+        eprintln!("  {:>12} bytes  {}", file.bytes, file.name);
+    }
+    eprintln!("  {:>12} bytes  text.*.json ({} shards)", shards.iter().map(|f| f.bytes).sum::<u64>(), shards.len());
+    eprintln!("wrote {} ({} bytes) in {:.1} s", out.display(), summary.total_bytes, summary.seconds);
+}
+
+fn progress_bar(visible: bool) -> indicatif::ProgressBar {
+    if !visible {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(0);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("embedding {bar:40} {pos}/{len} chunks ({eta})") {
+        bar.set_style(style);
+    }
+    bar
 }

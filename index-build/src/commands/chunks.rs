@@ -8,7 +8,7 @@ use std::io::Write;
 pub struct ChunksArgs {
     #[command(flatten)]
     site: SiteArgs,
-    /// Print every chunk as a JSON line (chunk_id, url, heading_path, module, chapter_id, chars, text).
+    /// Print every chunk as a JSON line (chunk_id, url, heading_path, module, chapter_id, chars, text, embed_text).
     #[arg(long)]
     json: bool,
 }
@@ -22,6 +22,8 @@ struct ChunkLine<'a> {
     chapter_id: &'a str,
     chars: usize,
     text: &'a str,
+    /// What the model embeds: the heading path, then the text.
+    embed_text: &'a str,
 }
 
 pub fn run(args: ChunksArgs) -> CommandResult {
@@ -37,6 +39,7 @@ pub fn run(args: ChunksArgs) -> CommandResult {
                 chapter_id: &chunk.chapter_id,
                 chars: chunk.chars,
                 text: &chunk.text,
+                embed_text: &chunk.embed_text,
             };
             serde_json::to_writer(&mut out, &line)?;
             writeln!(out)?;

@@ -1,8 +1,12 @@
 //! One module per subcommand.
 
 pub mod build;
+#[cfg(test)]
+mod build_tests;
 pub mod chunks;
 pub mod embed;
+pub mod inspect;
+pub mod search;
 mod site_args;
 
 /// What a subcommand returns on failure: a message for the person at the terminal.

@@ -1,0 +1,97 @@
+//! Incremental builds, proven by counting what the embedder is asked to embed.
+
+use super::build::build_bundle;
+use crate::index::ChunkEmbedder;
+use crate::site::{read_site, Overrides};
+use lectern::bundle::load_dir;
+use lectern::embed::EmbedError;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
+
+/// A deterministic stand-in model (unit vectors from the text's bytes) that counts texts.
+struct CountingEmbedder {
+    fingerprint: &'static str,
+    texts: AtomicUsize,
+}
+
+impl CountingEmbedder {
+    fn new(fingerprint: &'static str) -> Self {
+        CountingEmbedder { fingerprint, texts: AtomicUsize::new(0) }
+    }
+}
+
+impl ChunkEmbedder for CountingEmbedder {
+    fn fingerprint(&self) -> &str {
+        self.fingerprint
+    }
+    fn dims(&self) -> usize {
+        8
+    }
+    fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.texts.fetch_add(texts.len(), Ordering::Relaxed);
+        Ok(texts
+            .iter()
+            .map(|t| {
+                let mut v = vec![0.1f32; 8];
+                t.bytes().enumerate().for_each(|(i, b)| v[i % 8] += f32::from(b) / 255.0);
+                lectern::embed::normalize(&mut v);
+                v
+            })
+            .collect())
+    }
+    fn token_count(&self, text: &str) -> Result<usize, EmbedError> {
+        Ok(text.split_whitespace().count() + 2)
+    }
+}
+
+const PAGE: &str = "# Robots\n\nIntro text about robots and what this page covers in some detail, long enough to stand \
+as a chunk of its own in the index.\n\n\
+## Sensors\n\nCameras and lidars give the robot a view of the world around it, every few milliseconds, and \
+the drivers publish what they see as messages.\n\n\
+## Actuators\n\nMotors and gears move the joints; their torque limits decide what the robot can lift, and \
+the controllers keep every joint inside them.\n";
+
+fn write_site(dir: &Path, page: &str) {
+    std::fs::create_dir_all(dir.join("docs")).unwrap();
+    std::fs::write(dir.join("docusaurus.config.js"), "module.exports = { url: 'http://x', baseUrl: '/' };\n").unwrap();
+    std::fs::write(dir.join("docs/robots.md"), page).unwrap();
+    std::fs::write(dir.join("docs/other.md"), "# Other\n\nA second page that never changes between the builds here.\n")
+        .unwrap();
+}
+
+fn build(site: &Path, out: &Path, embedder: &CountingEmbedder) -> super::build::BuildSummary {
+    let overrides = Overrides { skip_node: true, ..Overrides::default() };
+    let report = read_site(site, &overrides).unwrap();
+    build_bundle(&report, embedder, None, out, 16 * 1024, |_, _| {}).unwrap()
+}
+
+#[test]
+fn rebuilds_embed_only_what_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (site, out) = (dir.path().join("site"), dir.path().join("bundle"));
+    write_site(&site, PAGE);
+    let embedder = CountingEmbedder::new("sha256:model-a");
+
+    let first = build(&site, &out, &embedder);
+    let chunks = first.chunks;
+    assert!(chunks >= 3, "{chunks} chunks");
+    assert_eq!((first.embedding.embedded, first.embedding.reused, embedder.texts.load(Ordering::Relaxed)), (chunks, 0, chunks));
+
+    let second = build(&site, &out, &embedder);
+    assert_eq!((second.embedding.embedded, second.embedding.reused), (0, chunks));
+    assert_eq!(embedder.texts.load(Ordering::Relaxed), chunks, "an unchanged site embeds nothing");
+
+    write_site(&site, &PAGE.replace("inside them.", "inside them, always."));
+    let third = build(&site, &out, &embedder);
+    assert_eq!((third.embedding.embedded, third.embedding.reused), (1, chunks - 1));
+    assert_eq!(embedder.texts.load(Ordering::Relaxed), chunks + 1, "one edited section, one chunk embedded");
+
+    // Reused vectors are the stored int8 ones; the bundle still loads and verifies.
+    let bundle = load_dir(&out).unwrap();
+    assert_eq!(bundle.chunks.len(), chunks);
+
+    let other_model = CountingEmbedder::new("sha256:model-b");
+    let fourth = build(&site, &out, &other_model);
+    assert_eq!((fourth.embedding.embedded, fourth.embedding.reused), (chunks, 0));
+    assert!(fourth.full_rebuild_reason.unwrap_or_default().contains("model changed"));
+}

@@ -1,0 +1,140 @@
+//! `lectern search`: the same retrieval the browser runs, from the command line.
+
+use super::CommandResult;
+use lectern::bundle::{load_dir, LoadedBundle};
+use lectern::embed::{Embedder, ModelFiles, ModelVariant};
+use lectern::search::{HybridSearch, SearchMode, SearchOptions};
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args)]
+pub struct SearchArgs {
+    /// The bundle folder `lectern build` wrote.
+    #[arg(long)]
+    index: PathBuf,
+    /// The question.
+    question: String,
+    /// Results to return (1–50).
+    #[arg(long, default_value_t = 3)]
+    k: usize,
+    #[arg(long, value_enum, default_value_t = ModeArg::Hybrid)]
+    mode: ModeArg,
+    /// Only these modules (repeatable).
+    #[arg(long = "module")]
+    modules: Vec<String>,
+    /// Only these docs versions (repeatable).
+    #[arg(long = "version")]
+    versions: Vec<String>,
+    /// Drop results scoring below this (0–1).
+    #[arg(long, default_value_t = 0.0)]
+    min_score: f32,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+    /// Model folder, used when the bundle does not carry the model.
+    #[arg(long, default_value_os_t = ModelFiles::default_dir())]
+    model_dir: PathBuf,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ModeArg {
+    Dense,
+    Lexical,
+    Hybrid,
+}
+
+#[derive(serde::Serialize)]
+struct Output<'a> {
+    confidence: lectern::search::Confidence,
+    mode_used: SearchMode,
+    results: Vec<ResultLine<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct ResultLine<'a> {
+    chunk_id: &'a str,
+    url: &'a str,
+    heading_path: &'a [String],
+    module: &'a str,
+    text: &'a str,
+    score: f32,
+    dense: Option<f32>,
+    lexical: Option<f32>,
+    fused: f32,
+}
+
+pub fn run(args: SearchArgs) -> CommandResult {
+    if args.question.trim().is_empty() {
+        return Err("the question is empty".into());
+    }
+    let bundle = load_dir(&args.index).map_err(|e| format!("{}: {e}", args.index.display()))?;
+    let mode = match args.mode {
+        ModeArg::Dense => SearchMode::Dense,
+        ModeArg::Lexical => SearchMode::Lexical,
+        ModeArg::Hybrid => SearchMode::Hybrid,
+    };
+    let query_vector = match mode {
+        SearchMode::Lexical => None,
+        _ => {
+            let embedder = load_embedder(&bundle, &args.index, &args.model_dir)?;
+            bundle.manifest.check_model(embedder.fingerprint().as_str())?;
+            Some(embedder.embed(&args.question)?)
+        }
+    };
+    let LoadedBundle { chunks, lexical, dense, texts, .. } = bundle;
+    let mut search = HybridSearch::new(chunks, lexical)?;
+    search.attach_dense(dense)?;
+    let options = SearchOptions {
+        k: args.k,
+        mode,
+        modules: args.modules,
+        versions: args.versions,
+        min_score: args.min_score,
+        ..SearchOptions::default()
+    };
+    let results = search.search(&args.question, query_vector.as_deref(), &options)?;
+    let lines: Vec<ResultLine<'_>> = results
+        .hits
+        .iter()
+        .filter_map(|hit| {
+            let chunk = search.chunk(hit.index)?;
+            Some(ResultLine {
+                chunk_id: &chunk.chunk_id,
+                url: &chunk.url,
+                heading_path: &chunk.heading_path,
+                module: &chunk.module,
+                text: texts.get(hit.index as usize).map(String::as_str).unwrap_or_default(),
+                score: hit.score,
+                dense: hit.dense,
+                lexical: hit.lexical,
+                fused: hit.fused,
+            })
+        })
+        .collect();
+    let output = Output { confidence: results.confidence, mode_used: results.mode_used, results: lines };
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&output)?);
+    } else {
+        println!("confidence: {:?} ({:?} search)", output.confidence, output.mode_used);
+        for (n, line) in output.results.iter().enumerate() {
+            println!("[{}] {:.3}  {}  {}", n + 1, line.score, line.url, line.heading_path.join(" › "));
+        }
+    }
+    Ok(())
+}
+
+/// The model the bundle carries, else the one in `model_dir`.
+fn load_embedder(
+    bundle: &LoadedBundle,
+    index: &Path,
+    model_dir: &Path,
+) -> Result<Embedder, Box<dyn std::error::Error>> {
+    let model = &bundle.manifest.model;
+    if let (Some(onnx), Some(tokenizer)) = (&model.onnx, &model.tokenizer) {
+        let onnx_bytes = std::fs::read(index.join(&onnx.name))?;
+        let tokenizer_bytes = std::fs::read(index.join(&tokenizer.name))?;
+        onnx.verify(&onnx_bytes)?;
+        tokenizer.verify(&tokenizer_bytes)?;
+        return Ok(Embedder::from_bytes(&onnx_bytes, &tokenizer_bytes)?);
+    }
+    Ok(ModelFiles::in_dir(model_dir, ModelVariant::Int8).load()?)
+}

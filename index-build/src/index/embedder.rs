@@ -1,0 +1,30 @@
+//! What the pipeline needs from an embedder; a trait so tests can count calls.
+
+use lectern::embed::{EmbedError, Embedder};
+
+pub trait ChunkEmbedder {
+    fn fingerprint(&self) -> &str;
+    fn dims(&self) -> usize;
+    /// Embeds `texts` in one batch; vectors in input order.
+    fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError>;
+    /// Word pieces the model sees for `text` (after truncation).
+    fn token_count(&self, text: &str) -> Result<usize, EmbedError>;
+}
+
+impl ChunkEmbedder for Embedder {
+    fn fingerprint(&self) -> &str {
+        Embedder::fingerprint(self).as_str()
+    }
+
+    fn dims(&self) -> usize {
+        lectern::embed::DIMS
+    }
+
+    fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        Embedder::embed_batch(self, texts)
+    }
+
+    fn token_count(&self, text: &str) -> Result<usize, EmbedError> {
+        Embedder::token_count(self, text)
+    }
+}

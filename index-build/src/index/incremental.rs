@@ -1,0 +1,48 @@
+//! Vectors of the previous build, by chunk content hash, so an unchanged chunk is not
+//! embedded again.
+
+use lectern::bundle::{load_dir, MANIFEST_FILE};
+use std::collections::HashMap;
+use std::path::Path;
+
+#[derive(Default)]
+pub struct PreviousVectors {
+    by_hash: HashMap<String, Vec<f32>>,
+    /// Why nothing could be reused, when that is the case (shown in the summary).
+    pub not_reused: Option<String>,
+}
+
+impl PreviousVectors {
+    /// Reads the bundle in `dir`, if there is one built with the same model.
+    pub fn load(dir: &Path, fingerprint: &str) -> Self {
+        if !dir.join(MANIFEST_FILE).exists() {
+            return PreviousVectors { not_reused: Some("no previous index".into()), ..Default::default() };
+        }
+        let bundle = match load_dir(dir) {
+            Ok(bundle) => bundle,
+            Err(e) => {
+                return PreviousVectors {
+                    not_reused: Some(format!("previous index unreadable: {e}")),
+                    ..Default::default()
+                }
+            }
+        };
+        if bundle.manifest.model.fingerprint != fingerprint {
+            return PreviousVectors {
+                not_reused: Some("the model changed since the previous index: full rebuild".into()),
+                ..Default::default()
+            };
+        }
+        let by_hash = bundle
+            .chunks
+            .iter()
+            .enumerate()
+            .filter_map(|(i, chunk)| bundle.dense.vectors().dequantize(i as u32).map(|v| (chunk.hash.clone(), v)))
+            .collect();
+        PreviousVectors { by_hash, not_reused: None }
+    }
+
+    pub fn get(&self, hash: &str) -> Option<&Vec<f32>> {
+        self.by_hash.get(hash)
+    }
+}

@@ -1,0 +1,45 @@
+//! What the bundle stores per chunk (SPEC.md §2), split in two files: metadata the
+//! browser loads up front, and text it fetches per result.
+
+use super::BundleError;
+use serde::{Deserialize, Serialize};
+
+/// A chunk's metadata, without its text.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ChunkMeta {
+    /// Stable across rebuilds: docs instance, version, doc id, anchor and part.
+    pub chunk_id: String,
+    /// The permalink with `baseUrl` and `#anchor`, as the site serves it.
+    pub url: String,
+    /// Page title › section › subsection.
+    pub heading_path: Vec<String>,
+    pub chapter_title: String,
+    pub section_title: String,
+    pub module: String,
+    /// The doc id.
+    pub chapter_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    pub word_count: usize,
+    pub position: usize,
+    /// Content hash of what was embedded (model + embedded text): unchanged hash, reused vector.
+    pub hash: String,
+}
+
+/// Parses the chunk metadata file.
+pub fn parse_chunk_metas(name: &str, bytes: &[u8]) -> Result<Vec<ChunkMeta>, BundleError> {
+    serde_json::from_slice(bytes).map_err(|e| BundleError::Corrupt { name: name.to_string(), reason: e.to_string() })
+}
+
+/// Parses one text shard: the texts of its consecutive chunks, in order.
+pub fn parse_text_shard(name: &str, bytes: &[u8], expected: usize) -> Result<Vec<String>, BundleError> {
+    let texts: Vec<String> = serde_json::from_slice(bytes)
+        .map_err(|e| BundleError::Corrupt { name: name.to_string(), reason: e.to_string() })?;
+    if texts.len() != expected {
+        return Err(BundleError::Corrupt {
+            name: name.to_string(),
+            reason: format!("holds {} texts, the manifest says {expected}", texts.len()),
+        });
+    }
+    Ok(texts)
+}

@@ -1,0 +1,67 @@
+//! A bundle folder on disk (native): loading everything, and writing atomically.
+
+use super::reader::BundleReader;
+use super::{BundleError, BundleOutput, ChunkMeta, Manifest, MANIFEST_FILE};
+use crate::dense::DenseIndex;
+use crate::lexical::LexicalIndex;
+use std::path::{Path, PathBuf};
+
+/// Everything in a bundle folder, verified and parsed.
+pub struct LoadedBundle {
+    pub manifest: Manifest,
+    pub chunks: Vec<ChunkMeta>,
+    pub lexical: LexicalIndex,
+    pub dense: DenseIndex,
+    /// Chunk texts, in chunk order.
+    pub texts: Vec<String>,
+}
+
+/// Reads and verifies every file of the bundle in `dir`.
+pub fn load_dir(dir: &Path) -> Result<LoadedBundle, BundleError> {
+    let read = |name: &str| {
+        std::fs::read(dir.join(name))
+            .map_err(|e| BundleError::MissingFile { name: dir.join(name).display().to_string(), reason: e.to_string() })
+    };
+    let reader = BundleReader::new(&read(MANIFEST_FILE)?)?;
+    let files = &reader.manifest().files;
+    let chunks = reader.chunks(&read(&files.chunks.name)?)?;
+    let lexical = reader.lexical(&read(&files.lexical.name)?)?;
+    let dense = reader.dense(&read(&files.dense.name)?)?;
+    let mut texts = Vec::with_capacity(chunks.len());
+    for shard in &files.text {
+        texts.extend(reader.text_shard(shard, &read(&shard.file.name)?)?);
+    }
+    Ok(LoadedBundle { manifest: reader.manifest().clone(), chunks, lexical, dense, texts })
+}
+
+/// Writes `output` as the folder `dir`: first into a sibling staging folder, then swapped
+/// in, so a failed build never leaves a half-written bundle where the old one was.
+pub fn write_dir(dir: &Path, output: &BundleOutput) -> std::io::Result<()> {
+    let staging = sibling(dir, "staging")?;
+    let old = sibling(dir, "old")?;
+    for stale in [&staging, &old] {
+        if stale.exists() {
+            std::fs::remove_dir_all(stale)?;
+        }
+    }
+    std::fs::create_dir_all(&staging)?;
+    for (name, bytes) in &output.files {
+        std::fs::write(staging.join(name), bytes)?;
+    }
+    std::fs::write(staging.join(MANIFEST_FILE), output.manifest_json())?;
+    if dir.exists() {
+        std::fs::rename(dir, &old)?;
+    }
+    std::fs::rename(&staging, dir)?;
+    if old.exists() {
+        std::fs::remove_dir_all(&old)?;
+    }
+    Ok(())
+}
+
+fn sibling(dir: &Path, what: &str) -> std::io::Result<PathBuf> {
+    let name = dir.file_name().ok_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("{} has no folder name", dir.display()))
+    })?;
+    Ok(dir.with_file_name(format!(".{}.lectern-{what}", name.to_string_lossy())))
+}

@@ -1,0 +1,233 @@
+//! Hybrid retrieval over one bundle: dense (int8 HNSW + exact rescoring), lexical (BM25)
+//! and their reciprocal rank fusion, with filters, a score threshold and confidence.
+
+use super::confidence::{Confidence, ConfidenceCutoffs};
+use super::fusion::{reciprocal_rank_fusion, RankedList};
+use super::SearchError;
+use crate::bundle::ChunkMeta;
+use crate::dense::DenseIndex;
+use crate::lexical::{normalize_score, LexicalIndex};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchMode {
+    Dense,
+    Lexical,
+    Hybrid,
+}
+
+/// Ranking parameters; `SearchOptions::default()` is what the CLI and browser use.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SearchOptions {
+    /// Results to return (1–50; default 3).
+    pub k: usize,
+    pub mode: SearchMode,
+    /// Candidates taken from each list before fusion (≥ k; default 30).
+    pub candidates: usize,
+    /// RRF damping constant (> 0; default 60).
+    pub rrf_k: f32,
+    /// Weights of the dense and lexical votes in the fusion (≥ 0; default 1 and 1).
+    pub dense_weight: f32,
+    pub lexical_weight: f32,
+    /// Drop results scoring below this (0–1; default 0: keep all).
+    pub min_score: f32,
+    /// Only chunks of these modules / versions (empty: all).
+    pub modules: Vec<String>,
+    pub versions: Vec<String>,
+    pub dense_cutoffs: ConfidenceCutoffs,
+    pub lexical_cutoffs: ConfidenceCutoffs,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            k: 3,
+            mode: SearchMode::Hybrid,
+            candidates: 30,
+            rrf_k: 60.0,
+            dense_weight: 1.0,
+            lexical_weight: 1.0,
+            min_score: 0.0,
+            modules: Vec::new(),
+            versions: Vec::new(),
+            dense_cutoffs: ConfidenceCutoffs::DENSE,
+            lexical_cutoffs: ConfidenceCutoffs::LEXICAL,
+        }
+    }
+}
+
+impl SearchOptions {
+    pub fn validate(&self) -> Result<(), SearchError> {
+        let bad = |m: String| Err(SearchError::InvalidOptions(m));
+        if !(1..=50).contains(&self.k) {
+            return bad(format!("k must be 1–50, not {}", self.k));
+        }
+        if self.candidates < self.k {
+            return bad(format!("candidates ({}) must be at least k ({})", self.candidates, self.k));
+        }
+        let positive = |v: f32| v.is_finite() && v > 0.0;
+        let non_negative = |v: f32| v.is_finite() && v >= 0.0;
+        if !positive(self.rrf_k) || !non_negative(self.dense_weight) || !non_negative(self.lexical_weight) {
+            return bad("rrf_k must be > 0 and the weights ≥ 0".into());
+        }
+        if !(0.0..=1.0).contains(&self.min_score) {
+            return bad(format!("min_score must be in 0–1, not {}", self.min_score));
+        }
+        self.dense_cutoffs.validate().map_err(SearchError::InvalidOptions)?;
+        self.lexical_cutoffs.validate().map_err(SearchError::InvalidOptions)
+    }
+}
+
+/// One result: a chunk index with its scores.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Hit {
+    pub index: u32,
+    /// The 0–1 relevance shown to readers and used for confidence: the cosine when the
+    /// search was semantic, else the normalised BM25 score.
+    pub score: f32,
+    /// Cosine similarity with the question (exact, from the int8 vector).
+    pub dense: Option<f32>,
+    /// Raw BM25 score (0 when the chunk shares no term with the question).
+    pub lexical: Option<f32>,
+    /// The fused RRF score that decided the order.
+    pub fused: f32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SearchResults {
+    pub confidence: Confidence,
+    /// What actually ran: `lexical` when dense was asked for but no model or vector is there.
+    pub mode_used: SearchMode,
+    pub hits: Vec<Hit>,
+}
+
+/// Searches one bundle's chunks. Dense search is optional so the browser can answer
+/// lexically while the model is still downloading.
+pub struct HybridSearch {
+    chunks: Vec<ChunkMeta>,
+    lexical: LexicalIndex,
+    dense: Option<DenseIndex>,
+}
+
+impl HybridSearch {
+    pub fn new(chunks: Vec<ChunkMeta>, lexical: LexicalIndex) -> Result<Self, SearchError> {
+        if lexical.doc_count() as usize != chunks.len() {
+            return Err(SearchError::Inconsistent(format!(
+                "lexical index has {} documents for {} chunks",
+                lexical.doc_count(),
+                chunks.len()
+            )));
+        }
+        Ok(HybridSearch { chunks, lexical, dense: None })
+    }
+
+    /// Adds the dense index (once the vectors have been fetched).
+    pub fn attach_dense(&mut self, dense: DenseIndex) -> Result<(), SearchError> {
+        if dense.len() != self.chunks.len() {
+            return Err(SearchError::Inconsistent(format!(
+                "dense index has {} vectors for {} chunks",
+                dense.len(),
+                self.chunks.len()
+            )));
+        }
+        self.dense = Some(dense);
+        Ok(())
+    }
+
+    pub fn has_dense(&self) -> bool {
+        self.dense.is_some()
+    }
+
+    pub fn chunks(&self) -> &[ChunkMeta] {
+        &self.chunks
+    }
+
+    pub fn chunk(&self, index: u32) -> Option<&ChunkMeta> {
+        self.chunks.get(index as usize)
+    }
+
+    /// Searches for `question`; `query_vector` is its embedding when the model is loaded.
+    pub fn search(
+        &self,
+        question: &str,
+        query_vector: Option<&[f32]>,
+        options: &SearchOptions,
+    ) -> Result<SearchResults, SearchError> {
+        options.validate()?;
+        let filter = |i: u32| self.passes_filters(i, options);
+        let filter_ref: Option<&dyn Fn(u32) -> bool> =
+            if options.modules.is_empty() && options.versions.is_empty() { None } else { Some(&filter) };
+
+        let dense = match (options.mode, &self.dense, query_vector) {
+            (SearchMode::Lexical, _, _) => None,
+            (_, Some(index), Some(vector)) => Some((index, vector)),
+            (SearchMode::Dense, _, _) => return Err(SearchError::DenseUnavailable),
+            (SearchMode::Hybrid, _, _) => None,
+        };
+        let mode_used = match (options.mode, dense) {
+            (SearchMode::Hybrid, None) => SearchMode::Lexical,
+            (mode, _) => mode,
+        };
+
+        let dense_hits = match dense {
+            Some((index, vector)) => index.search(vector, options.candidates, filter_ref)?,
+            None => Vec::new(),
+        };
+        let lexical_hits = if mode_used == SearchMode::Dense {
+            Vec::new()
+        } else {
+            self.lexical.search(question, options.candidates, filter_ref)
+        };
+        let fused = reciprocal_rank_fusion(
+            &[
+                RankedList { hits: &dense_hits, weight: options.dense_weight },
+                RankedList { hits: &lexical_hits, weight: options.lexical_weight },
+            ],
+            options.rrf_k,
+        );
+
+        // BM25 is unbounded; for display and confidence it is scaled by the score of an
+        // ideal match for this question (see `LexicalIndex::reference_score`).
+        let lexical_reference = self.lexical.reference_score(question);
+        let mut hits = Vec::with_capacity(options.k);
+        for (index, fused_score) in fused {
+            let lexical = lexical_hits.iter().find(|h| h.0 == index).map(|h| h.1);
+            let dense_score = match dense {
+                Some((dense_index, vector)) => Some(match dense_hits.iter().find(|h| h.0 == index) {
+                    Some(h) => h.1,
+                    None => dense_index.vectors().cosine(vector, index)?,
+                }),
+                None => None,
+            };
+            let score = match dense_score {
+                Some(cosine) => cosine.clamp(0.0, 1.0),
+                None => normalize_score(lexical.unwrap_or(0.0), lexical_reference),
+            };
+            if score < options.min_score {
+                continue;
+            }
+            hits.push(Hit {
+                index,
+                score,
+                dense: dense_score,
+                lexical: if mode_used == SearchMode::Dense { None } else { Some(lexical.unwrap_or(0.0)) },
+                fused: fused_score,
+            });
+            if hits.len() == options.k {
+                break;
+            }
+        }
+        let cutoffs = if dense.is_some() { &options.dense_cutoffs } else { &options.lexical_cutoffs };
+        let scores: Vec<f32> = hits.iter().map(|h| h.score).collect();
+        Ok(SearchResults { confidence: cutoffs.level(&scores), mode_used, hits })
+    }
+
+    fn passes_filters(&self, index: u32, options: &SearchOptions) -> bool {
+        let Some(chunk) = self.chunks.get(index as usize) else { return false };
+        (options.modules.is_empty() || options.modules.contains(&chunk.module))
+            && (options.versions.is_empty()
+                || chunk.version.as_ref().is_some_and(|v| options.versions.iter().any(|w| w == v)))
+    }
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up and runs Lectern on the bundled example textbook (www/example):
-# fetches the model, builds the `lectern` CLI, embeds a sample question, previews the
-# chunks the textbook is cut into, builds the site and serves it on 127.0.0.1.
+# fetches the model, builds the `lectern` CLI, embeds a sample question, indexes the
+# textbook into a static bundle and searches it, builds the site and serves it on 127.0.0.1.
 #
 #   scripts/demo.sh [--no-serve] [--port N]
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -27,10 +27,12 @@ cargo build --release -p index-build
 step "embed a sample question"
 "$LECTERN_BIN" embed "How do ROS 2 nodes discover each other?"
 
-if "$LECTERN_BIN" chunks --help >/dev/null 2>&1; then
-  step "chunk the example textbook"
-  "$LECTERN_BIN" chunks www/example
-fi
+step "index the example textbook"
+bundle="$LECTERN_CACHE/example-bundle"
+"$LECTERN_BIN" build www/example --out "$bundle"
+
+step "ask it a question (retrieval only)"
+"$LECTERN_BIN" search --index "$bundle" "How do I see the messages published on /cmd_vel?"
 
 step "build the example site"
 (cd www/example && NO_UPDATE_NOTIFIER=1 npx docusaurus build)

@@ -45,10 +45,15 @@ pub fn write_dir(dir: &Path, output: &BundleOutput) -> std::io::Result<()> {
         }
     }
     std::fs::create_dir_all(&staging)?;
-    for (name, bytes) in &output.files {
-        std::fs::write(staging.join(name), bytes)?;
+    let written = output
+        .files
+        .iter()
+        .try_for_each(|(name, bytes)| std::fs::write(staging.join(name), bytes))
+        .and_then(|()| std::fs::write(staging.join(MANIFEST_FILE), output.manifest_json()));
+    if let Err(e) = written {
+        let _ = std::fs::remove_dir_all(&staging);
+        return Err(e);
     }
-    std::fs::write(staging.join(MANIFEST_FILE), output.manifest_json())?;
     if dir.exists() {
         std::fs::rename(dir, &old)?;
     }

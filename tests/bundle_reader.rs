@@ -1,0 +1,225 @@
+//! The bundle round-trips, and every kind of bad bundle is refused with the right error —
+//! never a panic, including for randomly mutated files whose checksums were fixed up so
+//! that the damage reaches the parsers.
+#![cfg(not(target_arch = "wasm32"))]
+
+use lectern::bundle::{
+    load_dir, write_bundle, write_dir, BundleChunk, BundleError, BundleInput, BundleOutput, BundleReader, ChunkMeta,
+    FileEntry, Manifest, SiteInfo, MANIFEST_FILE,
+};
+use lectern::dense::DenseIndexConfig;
+use lectern::lexical::IndexOptions;
+use lectern::search::{HybridSearch, SearchMode, SearchOptions};
+use proptest::prelude::*;
+use std::path::Path;
+
+const DIMS: usize = 8;
+const FINGERPRINT: &str = "sha256:0123456789abcdef0123456789abcdef";
+
+fn unit(seed: usize) -> Vec<f32> {
+    let mut v: Vec<f32> = (0..DIMS).map(|d| ((seed * 31 + d * 7) % 13) as f32 - 6.0).collect();
+    lectern::embed::normalize(&mut v);
+    v
+}
+
+fn chunks(n: usize) -> Vec<BundleChunk> {
+    let topics = ["ROS 2 topics carry messages", "PID control of joints", "SLAM builds maps", "Safety stops"];
+    (0..n)
+        .map(|i| BundleChunk {
+            meta: ChunkMeta {
+                chunk_id: format!("default:current:doc{i}#s:0"),
+                url: format!("/docs/doc{i}#s"),
+                heading_path: vec![format!("Doc {i}"), "Section".into()],
+                chapter_title: format!("Doc {i}"),
+                section_title: "Section".into(),
+                module: if i % 2 == 0 { "Even".into() } else { "Odd".into() },
+                chapter_id: format!("doc{i}"),
+                version: None,
+                word_count: 10,
+                position: i,
+                hash: format!("{i:016x}"),
+            },
+            text: format!("{} — chunk number {i} of the test bundle, with enough words to index.", topics[i % 4]),
+            vector: unit(i),
+        })
+        .collect()
+}
+
+fn bundle(n: usize) -> BundleOutput {
+    let chunks = chunks(n);
+    write_bundle(BundleInput {
+        chunks: &chunks,
+        model_fingerprint: FINGERPRINT,
+        dims: DIMS,
+        site: SiteInfo { base_url: "/".into(), site_url: None },
+        pages: n,
+        model_files: None,
+        text_shard_bytes: 300,
+        lexical: IndexOptions::default(),
+        dense: DenseIndexConfig::default(),
+    })
+    .expect("writes")
+}
+
+fn written(n: usize) -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("bundle");
+    write_dir(&dir, &bundle(n)).expect("writes dir");
+    (tmp, dir)
+}
+
+fn rewrite_manifest(dir: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
+    let path = dir.join(MANIFEST_FILE);
+    let mut value: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    edit(&mut value);
+    std::fs::write(path, serde_json::to_vec(&value).unwrap()).unwrap();
+}
+
+#[test]
+fn round_trips_and_searches() {
+    let (_tmp, dir) = written(40);
+    let loaded = load_dir(&dir).expect("loads");
+    assert_eq!(loaded.chunks.len(), 40);
+    assert_eq!(loaded.texts.len(), 40);
+    assert!(loaded.manifest.files.text.len() > 1, "text is sharded");
+    assert_eq!(loaded.texts[5], chunks(40)[5].text);
+    assert_eq!(loaded.chunks[7], chunks(40)[7].meta);
+    loaded.manifest.check_model(FINGERPRINT).expect("same model");
+
+    let mut search = HybridSearch::new(loaded.chunks, loaded.lexical).expect("consistent");
+    search.attach_dense(loaded.dense).expect("consistent");
+    let query = unit(9);
+    let results = search.search("PID control", Some(&query), &SearchOptions { k: 5, ..Default::default() }).unwrap();
+    assert_eq!(results.mode_used, SearchMode::Hybrid);
+    assert_eq!(results.hits.len(), 5);
+    assert!(results.hits.iter().any(|h| h.index == 9), "the exact vector match is found");
+    let odd_only = SearchOptions { modules: vec!["Odd".into()], ..Default::default() };
+    let filtered = search.search("PID control", Some(&query), &odd_only).unwrap();
+    assert!(filtered.hits.iter().all(|h| h.index % 2 == 1));
+    let lexical = search.search("SLAM maps", None, &SearchOptions::default()).unwrap();
+    assert_eq!(lexical.mode_used, SearchMode::Lexical);
+    assert!(lexical.hits.iter().all(|h| h.index % 4 == 2));
+}
+
+#[test]
+fn file_names_are_content_addressed() {
+    let a = bundle(10);
+    let b = bundle(10);
+    assert_eq!(a.manifest, b.manifest, "the same input gives the same bundle");
+    let c = bundle(11);
+    assert_ne!(a.manifest.files.dense.name, c.manifest.files.dense.name);
+}
+
+#[test]
+fn wrong_version_or_format_is_refused() {
+    let (_tmp, dir) = written(5);
+    rewrite_manifest(&dir, |m| m["format_version"] = 99.into());
+    assert!(matches!(load_dir(&dir), Err(BundleError::WrongVersion { found: 99, expected: 1 })));
+    rewrite_manifest(&dir, |m| m["format"] = "something-else".into());
+    assert!(matches!(load_dir(&dir), Err(BundleError::ManifestInvalid(_))));
+    std::fs::write(dir.join(MANIFEST_FILE), b"{ not json").unwrap();
+    assert!(matches!(load_dir(&dir), Err(BundleError::ManifestInvalid(_))));
+}
+
+#[test]
+fn wrong_model_is_refused() {
+    let (_tmp, dir) = written(5);
+    let loaded = load_dir(&dir).unwrap();
+    let err = loaded.manifest.check_model("sha256:ffffffffffffffffffffffffffffffff").unwrap_err();
+    assert!(matches!(err, BundleError::WrongModel { .. }));
+    assert!(err.to_string().contains("rebuild the index"), "{err}");
+}
+
+#[test]
+fn missing_truncated_and_corrupt_files_are_refused() {
+    let (_tmp, dir) = written(12);
+    let manifest = Manifest::parse(&std::fs::read(dir.join(MANIFEST_FILE)).unwrap()).unwrap();
+    let dense = dir.join(&manifest.files.dense.name);
+    let original = std::fs::read(&dense).unwrap();
+
+    std::fs::write(&dense, &original[..original.len() - 3]).unwrap();
+    assert!(matches!(load_dir(&dir), Err(BundleError::WrongSize { .. })));
+
+    let mut flipped = original.clone();
+    flipped[original.len() / 2] ^= 0x40;
+    std::fs::write(&dense, &flipped).unwrap();
+    assert!(matches!(load_dir(&dir), Err(BundleError::ChecksumMismatch { .. })));
+
+    std::fs::remove_file(&dense).unwrap();
+    assert!(matches!(load_dir(&dir), Err(BundleError::MissingFile { .. })));
+    std::fs::remove_file(dir.join(MANIFEST_FILE)).unwrap();
+    assert!(matches!(load_dir(&dir), Err(BundleError::MissingFile { .. })));
+}
+
+#[test]
+fn inconsistent_manifests_are_refused() {
+    let (_tmp, dir) = written(12);
+    rewrite_manifest(&dir, |m| m["counts"]["chunks"] = 13.into());
+    assert!(matches!(load_dir(&dir), Err(BundleError::Inconsistent(_))));
+    let (_tmp, dir) = written(12);
+    rewrite_manifest(&dir, |m| m["files"]["dense"]["name"] = "../../etc/passwd".into());
+    assert!(matches!(load_dir(&dir), Err(BundleError::Inconsistent(_))));
+}
+
+#[test]
+fn a_failed_write_leaves_the_old_bundle_in_place() {
+    let (_tmp, dir) = written(6);
+    let before = std::fs::read(dir.join(MANIFEST_FILE)).unwrap();
+    let mut bad = bundle(8);
+    bad.files.push(("sub/dir/not-allowed".into(), vec![1, 2, 3]));
+    assert!(write_dir(&dir, &bad).is_err());
+    assert_eq!(std::fs::read(dir.join(MANIFEST_FILE)).unwrap(), before);
+    assert!(load_dir(&dir).is_ok());
+}
+
+/// Applies `mutate` to one file's bytes and fixes the manifest's size and checksum for it,
+/// so the reader's parsers (not just the checksum) see the damage.
+fn load_mutated(output: &BundleOutput, file: usize, mutate: impl FnOnce(&mut Vec<u8>)) -> Result<(), BundleError> {
+    let mut files = output.files.clone();
+    let Some((name, bytes)) = files.get_mut(file) else { return Ok(()) };
+    mutate(bytes);
+    let fixed = FileEntry::describe(name.clone(), bytes);
+    let mut manifest = output.manifest.clone();
+    for entry in [&mut manifest.files.chunks, &mut manifest.files.lexical, &mut manifest.files.dense]
+        .into_iter()
+        .chain(manifest.files.text.iter_mut().map(|t| &mut t.file))
+    {
+        if entry.name == *name {
+            *entry = fixed.clone();
+        }
+    }
+    let reader = BundleReader::new(&serde_json::to_vec(&manifest).unwrap())?;
+    let bytes_of = |name: &str| files.iter().find(|(n, _)| n == name).map(|(_, b)| b.clone()).unwrap_or_default();
+    let chunks = reader.chunks(&bytes_of(&manifest.files.chunks.name))?;
+    let lexical = reader.lexical(&bytes_of(&manifest.files.lexical.name))?;
+    let dense = reader.dense(&bytes_of(&manifest.files.dense.name))?;
+    for shard in &manifest.files.text {
+        reader.text_shard(shard, &bytes_of(&shard.file.name))?;
+    }
+    // Whatever loads must also search without panicking.
+    if let Ok(mut search) = HybridSearch::new(chunks, lexical) {
+        if search.attach_dense(dense).is_ok() {
+            let _ = search.search("ros topics pid", Some(&unit(3)), &SearchOptions::default());
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn mutated_files_never_panic(file in 0usize..8, at in any::<prop::sample::Index>(), byte in any::<u8>(), cut in any::<bool>()) {
+        let output = bundle(24);
+        let _ = load_mutated(&output, file, |bytes| {
+            if bytes.is_empty() { return; }
+            let i = at.index(bytes.len());
+            if cut { bytes.truncate(i) } else { bytes[i] = byte }
+        });
+    }
+
+    #[test]
+    fn random_manifests_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
+        let _ = BundleReader::new(&bytes);
+    }
+}

@@ -25,6 +25,12 @@ ln -s "$LECTERN_ROOT/tests/fixtures/embeddings/reference.json" "$assets/"
 python3 -c 'import json,sys; [print(json.dumps(e["text"])) for e in json.load(open(sys.argv[1]))["entries"] if e["vector"]]' \
   tests/fixtures/embeddings/reference.json >"$assets/texts.jsonl"
 "$LECTERN_BIN" embed --json --file "$assets/texts.jsonl" >"$assets/native-int8.jsonl"
+# The sample bundle and its native search results, for tests/wasm_retrieval.rs.
+"$LECTERN_BIN" build www/example --out "$assets/bundle" >"$assets/bundle-build.log" 2>&1
+for mode in lexical hybrid; do
+  "$LECTERN_BIN" search --index "$assets/bundle" --json --k 5 --mode "$mode" \
+    "How do ROS 2 nodes discover each other?" >"$assets/native-search-$mode.json"
+done
 run_wasm_tests "$assets" -- --nocapture
 
 step "Docusaurus harness self-test"
@@ -38,3 +44,6 @@ node tests/docusaurus/check-urls.mjs --build www/example/build --base-url / \
   --chunks "$assets/example-chunks.jsonl" --min-pct 100
 # The real Docusaurus trees in ../shared/corpora, when present (skipped otherwise).
 LECTERN_BIN="$LECTERN_BIN" LECTERN_MIN_PCT=99 tests/docusaurus/run-corpora.sh
+
+step "JS API (pkg/) in headless Chromium"
+tests/browser/run.sh

@@ -85,9 +85,16 @@ fn answerable_questions_find_their_page_and_off_topic_ones_are_refused() {
             found += results.hits.iter().any(|h| search.chunk(h.index).unwrap().chapter_id == q.chapter_id) as usize;
         }
         let refused = questions.off_topic.iter().filter(|q| run(q).confidence == Confidence::None).count();
-        println!("{mode:?}: page in top 3 for {found}/{}; off-topic refused {refused}/{}", questions.answerable.len(), questions.off_topic.len());
+        println!(
+            "{mode:?}: page in top 3 for {found}/{}; off-topic refused {refused}/{}",
+            questions.answerable.len(),
+            questions.off_topic.len()
+        );
         assert!(found * 100 >= questions.answerable.len() * 90, "{mode:?}: expected page in top 3 for only {found}");
-        assert!(refused * 100 >= questions.off_topic.len() * 90, "{mode:?}: refused only {refused} off-topic questions");
+        assert!(
+            refused * 100 >= questions.off_topic.len() * 90,
+            "{mode:?}: refused only {refused} off-topic questions"
+        );
     }
 }
 
@@ -109,7 +116,10 @@ fn search_cli_prints_the_documented_json() {
     let lexical = lectern(&["search", "--index", dir, "--mode", "lexical", "--json", "ros2 topic echo /cmd_vel"]);
     let json: serde_json::Value = serde_json::from_slice(&lexical.stdout).unwrap();
     assert_eq!(json["mode_used"], "lexical");
-    assert_eq!(json["results"][0]["url"], "/docs/ros2-fundamentals/nodes-topics#inspecting-topics-from-the-command-line");
+    assert_eq!(
+        json["results"][0]["url"],
+        "/docs/ros2-fundamentals/nodes-topics#inspecting-topics-from-the-command-line"
+    );
 
     let empty = lectern(&["search", "--index", dir, "  "]);
     assert!(!empty.status.success());
@@ -136,7 +146,8 @@ fn inspect_reports_damage_and_the_bundle_is_refused() {
     assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
     assert!(String::from_utf8_lossy(&ok.stdout).contains(" chunks, "));
 
-    let manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(copy.join(MANIFEST_FILE)).unwrap()).unwrap();
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(copy.join(MANIFEST_FILE)).unwrap()).unwrap();
     let lexical = copy.join(manifest["files"]["lexical"]["name"].as_str().unwrap());
     let mut bytes = std::fs::read(&lexical).unwrap();
     bytes[10] ^= 1;

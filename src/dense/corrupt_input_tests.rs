@@ -58,13 +58,13 @@ enum Mutation {
 fn mutation() -> impl Strategy<Value = Mutation> {
     let at = any::<usize>();
     prop_oneof![
-        4 => (at.clone(), 1u8..).prop_map(|(at, mask)| Mutation::Flip { at, mask }),
-        2 => (at.clone(), any::<u8>()).prop_map(|(at, value)| Mutation::Set { at, value }),
-        2 => (at.clone(), prop_oneof![Just(0u32), Just(1), Just(u32::MAX), Just(u32::MAX - 1), Just(65), any::<u32>()])
+        4 => (at, 1u8..).prop_map(|(at, mask)| Mutation::Flip { at, mask }),
+        2 => (at, any::<u8>()).prop_map(|(at, value)| Mutation::Set { at, value }),
+        2 => (at, prop_oneof![Just(0u32), Just(1), Just(u32::MAX), Just(u32::MAX - 1), Just(65), any::<u32>()])
             .prop_map(|(at, value)| Mutation::SetU32 { at, value }),
-        1 => at.clone().prop_map(|at| Mutation::Truncate { at }),
-        1 => (at.clone(), prop::collection::vec(any::<u8>(), 1..16)).prop_map(|(at, bytes)| Mutation::Insert { at, bytes }),
-        1 => (at.clone(), 1usize..64).prop_map(|(at, len)| Mutation::Remove { at, len }),
+        1 => at.prop_map(|at| Mutation::Truncate { at }),
+        1 => (at, prop::collection::vec(any::<u8>(), 1..16)).prop_map(|(at, bytes)| Mutation::Insert { at, bytes }),
+        1 => (at, 1usize..64).prop_map(|(at, len)| Mutation::Remove { at, len }),
         1 => (at, 1usize..64).prop_map(|(at, len)| Mutation::Duplicate { at, len }),
     ]
 }

@@ -91,3 +91,29 @@ impl HnswGraph {
         Self::from_wire(&wire_from_compact(reader, count)?)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dense::synthetic::clustered_unit_vectors;
+
+    #[test]
+    fn compact_form_is_much_smaller_than_postcard_and_round_trips() {
+        let vectors = QuantizedVectors::quantize(&clustered_unit_vectors(3000, 32, 30, 1.5, 9)).unwrap();
+        let graph = HnswGraph::build(&vectors, &DenseIndexConfig::default()).unwrap();
+        let wire = graph.to_wire().unwrap();
+        let mut compact = Vec::new();
+        graph.encode(vectors.len(), &mut compact).unwrap();
+        let per_vector = |bytes: usize| bytes as f64 / vectors.len() as f64;
+        println!(
+            "graph bytes per vector: postcard {:.1}, compact {:.1}",
+            per_vector(wire.len()),
+            per_vector(compact.len())
+        );
+        assert!(compact.len() * 2 < wire.len());
+        let back = HnswGraph::decode(&mut ByteReader::new(&compact), vectors.len()).unwrap();
+        assert_eq!(back.to_wire().unwrap(), wire);
+        let query = vectors.dequantize(5).unwrap();
+        assert_eq!(back.candidates(&vectors, &query), graph.candidates(&vectors, &query));
+    }
+}

@@ -15,19 +15,25 @@ pub enum NeighbourSelection {
     DiverseThenNearest,
 }
 
-/// How a [`DenseIndex`] is built. The defaults are measured, see `bench_notes.md`.
+/// How a [`DenseIndex`] is built. Every default is measured; see `bench_notes.md`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DenseIndexConfig {
-    /// Below this many vectors no graph is built and every search is an exact int8 scan,
-    /// which is then as fast as the graph (and exact). Any value; 0 always builds a graph.
+    /// Below this many vectors no graph is built and every search is an exact int8 scan.
+    /// Any value; 0 always builds a graph. Default 5 000: in the browser (wasm, simd128) the
+    /// scan beats the graph up to ~6 000 real MiniLM vectors (~13 000 synthetic ones), and
+    /// below that a graph would only add bytes and load time. (Natively the crossover is
+    /// lower, ~2 000 real / ~7 500 synthetic, but search runs in the browser.)
     pub graph_threshold: usize,
     /// Candidates kept while inserting into the graph (1..=65536): higher builds slower and
-    /// finds better links.
+    /// finds better links. 100 is instant-distance's default; 200 measured no better.
     pub ef_construction: usize,
     /// Candidates a graph search returns for exact rescoring (1..=65536): higher is slower
     /// and recalls more. A search asking for more than this many results scans exactly.
+    /// 128 gives recall@10 ≈ 0.99 against exact search on real MiniLM vectors (64: ≈ 0.98).
     pub ef_search: usize,
-    /// How links are chosen; see [`NeighbourSelection`].
+    /// How links are chosen; see [`NeighbourSelection`]. `Diverse` by default: on real MiniLM
+    /// vectors it gives the smallest graph (~30 bytes per vector against ~157) and the fastest
+    /// build at the same recall.
     pub neighbour_selection: NeighbourSelection,
     /// Seeds the graph's random layer assignment.
     pub seed: u64,
@@ -39,10 +45,10 @@ pub struct DenseIndexConfig {
 impl Default for DenseIndexConfig {
     fn default() -> Self {
         DenseIndexConfig {
-            graph_threshold: 20_000,
+            graph_threshold: 5_000,
             ef_construction: 100,
-            ef_search: 64,
-            neighbour_selection: NeighbourSelection::Nearest,
+            ef_search: 128,
+            neighbour_selection: NeighbourSelection::Diverse,
             seed: 0x1EC7_E2A5_EED0_0001,
             deterministic: true,
         }
@@ -68,6 +74,16 @@ impl DenseIndexConfig {
 pub struct DenseIndex {
     pub(super) vectors: QuantizedVectors,
     pub(super) graph: Option<HnswGraph>,
+}
+
+impl std::fmt::Debug for DenseIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DenseIndex")
+            .field("len", &self.len())
+            .field("dims", &self.dims())
+            .field("ef_search", &self.ef_search())
+            .finish()
+    }
 }
 
 impl DenseIndex {
@@ -190,6 +206,7 @@ mod tests {
         assert!(index.has_graph());
         let queries = random_unit_vectors(100, 384, 22);
         let r = mean_recall(&index, &vectors, &queries, 10);
+        println!("HNSW recall@10 on 2k uniform random 384-d vectors: {r:.3}");
         assert!(r >= 0.95, "recall@10 {r}");
     }
 
@@ -203,6 +220,7 @@ mod tests {
             let config = DenseIndexConfig { neighbour_selection, ..graph_config() };
             let index = DenseIndex::from_embeddings(&vectors, &config).unwrap();
             let r = mean_recall(&index, &vectors, &queries, 10);
+            println!("HNSW recall@10 on 3k clustered vectors, {neighbour_selection:?} links: {r:.3}");
             assert!(r >= 0.95, "{neighbour_selection:?}: recall@10 {r}");
         }
     }

@@ -1,30 +1,23 @@
 //! The JS facade: adapts the core to `wasm-bindgen`. No logic lives here; every export
-//! returns `Result<_, JsError>` so no Rust panic or error path reaches JS uncaught.
+//! returns `Result<_, JsError>` so no Rust panic or error path reaches JS uncaught, and
+//! every error carries a stable `code` (see `errors`).
+
+mod errors;
+mod query;
+mod retriever;
+mod types;
+
+pub use errors::Code;
+pub use query::{QUESTION_MAX_CHARS, SELECTION_MAX_CHARS, SELECTION_MIN_CHARS};
+pub use retriever::Retriever;
 
 use crate::embed;
+use errors::embed_error;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
-}
-
-/// Turns a core error into a JS `Error` whose `name` is a stable code.
-fn into_error(code: &str, err: impl std::fmt::Display) -> JsError {
-    let error = JsError::new(&err.to_string());
-    // A clone refers to the same JS object, so setting `name` on it marks `error`.
-    let value: JsValue = error.clone().into();
-    // Setting a property of a fresh Error object cannot fail; the Result carries nothing.
-    let _ = js_sys::Reflect::set(&value, &"name".into(), &code.into());
-    error
-}
-
-fn embed_error(err: embed::EmbedError) -> JsError {
-    let code = match err {
-        embed::EmbedError::EmptyText => "EMPTY_QUESTION",
-        _ => "MODEL_UNAVAILABLE",
-    };
-    into_error(code, err)
 }
 
 /// Embeds questions in the browser with the same model the index was built with.

@@ -5,8 +5,8 @@ use crate::index::ChunkEmbedder;
 use crate::site::{read_site, Overrides};
 use lectern::bundle::load_dir;
 use lectern::embed::EmbedError;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A deterministic stand-in model (unit vectors from the text's bytes) that counts texts.
 struct CountingEmbedder {
@@ -44,7 +44,8 @@ impl ChunkEmbedder for CountingEmbedder {
     }
 }
 
-const PAGE: &str = "# Robots\n\nIntro text about robots and what this page covers in some detail, long enough to stand \
+const PAGE: &str =
+    "# Robots\n\nIntro text about robots and what this page covers in some detail, long enough to stand \
 as a chunk of its own in the index.\n\n\
 ## Sensors\n\nCameras and lidars give the robot a view of the world around it, every few milliseconds, and \
 the drivers publish what they see as messages.\n\n\
@@ -75,7 +76,10 @@ fn rebuilds_embed_only_what_changed() {
     let first = build(&site, &out, &embedder);
     let chunks = first.chunks;
     assert!(chunks >= 3, "{chunks} chunks");
-    assert_eq!((first.embedding.embedded, first.embedding.reused, embedder.texts.load(Ordering::Relaxed)), (chunks, 0, chunks));
+    assert_eq!(
+        (first.embedding.embedded, first.embedding.reused, embedder.texts.load(Ordering::Relaxed)),
+        (chunks, 0, chunks)
+    );
 
     let second = build(&site, &out, &embedder);
     assert_eq!((second.embedding.embedded, second.embedding.reused), (0, chunks));

@@ -1,0 +1,112 @@
+//! The facade's one error shape: a JS `Error` whose `name` and `code` are a stable code
+//! (SPEC.md §3), with a `suggestion` a reader can act on and, where the core says more, a
+//! `detail` naming the exact cause. JS code branches on `code`, never on the message.
+
+use crate::bundle::BundleError;
+use crate::embed::EmbedError;
+use crate::search::SearchError;
+use wasm_bindgen::prelude::*;
+
+/// Stable error codes. The JS layer adds `ABORTED`, `WORKER_CRASHED` and `NETWORK_ERROR`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Code {
+    EmptyQuestion,
+    QuestionTooLong,
+    SelectionTooShort,
+    SelectionTooLong,
+    InvalidOptions,
+    InvalidArgument,
+    /// The index (manifest, chunk metadata, lexical or dense file) is missing, corrupt or
+    /// of another format version, or not loaded yet.
+    IndexUnavailable,
+    /// The model or tokenizer could not be loaded, or is not loaded yet.
+    ModelUnavailable,
+    /// The model's fingerprint differs from the one the index was built with.
+    ModelMismatch,
+    /// A text shard is missing or corrupt, or not loaded yet.
+    TextUnavailable,
+}
+
+impl Code {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::EmptyQuestion => "EMPTY_QUESTION",
+            Code::QuestionTooLong => "QUESTION_TOO_LONG",
+            Code::SelectionTooShort => "SELECTION_TOO_SHORT",
+            Code::SelectionTooLong => "SELECTION_TOO_LONG",
+            Code::InvalidOptions => "INVALID_OPTIONS",
+            Code::InvalidArgument => "INVALID_ARGUMENT",
+            Code::IndexUnavailable => "INDEX_UNAVAILABLE",
+            Code::ModelUnavailable => "MODEL_UNAVAILABLE",
+            Code::ModelMismatch => "MODEL_MISMATCH",
+            Code::TextUnavailable => "TEXT_UNAVAILABLE",
+        }
+    }
+
+    fn suggestion(self) -> &'static str {
+        match self {
+            Code::EmptyQuestion => "Type a question about the textbook.",
+            Code::QuestionTooLong => "Shorten the question to at most 1000 characters.",
+            Code::SelectionTooShort => "Select at least 10 characters of text.",
+            Code::SelectionTooLong => "Select at most 5000 characters of text.",
+            Code::InvalidOptions | Code::InvalidArgument => "Check the arguments against the documented API.",
+            Code::IndexUnavailable => "Reload the page; if it persists, the site's search index needs rebuilding.",
+            Code::ModelUnavailable | Code::ModelMismatch => {
+                "Search still works by keywords; reload the page to retry loading the model."
+            }
+            Code::TextUnavailable => "Reload the page; the section's text could not be loaded.",
+        }
+    }
+}
+
+/// Builds the JS error for `code` with `message`; `detail` names the exact cause.
+pub fn js_error(code: Code, message: impl std::fmt::Display, detail: Option<&str>) -> JsError {
+    let error = JsError::new(&message.to_string());
+    // A clone refers to the same JS object, so setting properties on it marks `error`.
+    let value: JsValue = error.clone().into();
+    // Setting a property of a fresh Error object cannot fail; the Results carry nothing.
+    let set = |key: &str, v: JsValue| {
+        let _ = js_sys::Reflect::set(&value, &key.into(), &v);
+    };
+    set("name", code.as_str().into());
+    set("code", code.as_str().into());
+    set("suggestion", code.suggestion().into());
+    if let Some(detail) = detail {
+        set("detail", detail.into());
+    }
+    error
+}
+
+/// A bundle error while loading `what` (index files, the model files or a text shard).
+pub fn bundle_error(what: Code, err: BundleError) -> JsError {
+    let detail = match &err {
+        BundleError::ManifestInvalid(_) => "MANIFEST_INVALID",
+        BundleError::WrongVersion { .. } => "WRONG_VERSION",
+        BundleError::WrongModel { .. } => return js_error(Code::ModelMismatch, err, Some("WRONG_MODEL")),
+        BundleError::MissingFile { .. } => "MISSING_FILE",
+        BundleError::WrongSize { .. } => "WRONG_SIZE",
+        BundleError::ChecksumMismatch { .. } => "CHECKSUM_MISMATCH",
+        BundleError::Corrupt { .. } => "CORRUPT",
+        BundleError::Inconsistent(_) => "INCONSISTENT",
+    };
+    js_error(what, err, Some(detail))
+}
+
+pub fn embed_error(err: EmbedError) -> JsError {
+    match err {
+        EmbedError::EmptyText => js_error(Code::EmptyQuestion, "Please enter a question", None),
+        EmbedError::ModelInvalid(_) | EmbedError::UnsupportedInput(_) | EmbedError::WrongDimension { .. } => {
+            js_error(Code::ModelUnavailable, err, Some("MODEL_INVALID"))
+        }
+        EmbedError::TokenizerInvalid(_) => js_error(Code::ModelUnavailable, err, Some("TOKENIZER_INVALID")),
+        _ => js_error(Code::ModelUnavailable, err, None),
+    }
+}
+
+pub fn search_error(err: SearchError) -> JsError {
+    match err {
+        SearchError::InvalidOptions(_) => js_error(Code::InvalidOptions, err, None),
+        SearchError::DenseUnavailable => js_error(Code::ModelUnavailable, err, Some("NOT_LOADED")),
+        SearchError::Inconsistent(_) | SearchError::Dense(_) => js_error(Code::IndexUnavailable, err, None),
+    }
+}

@@ -1,0 +1,363 @@
+//! `Retriever`: one bundle, loaded in steps so the browser can answer before everything has
+//! arrived — manifest, then chunk metadata + lexical index (keyword search works), then the
+//! dense index and the model (hybrid search), and chunk text shard by shard as results need
+//! it. The caller fetches; this only verifies, parses and searches.
+
+use super::errors::{bundle_error, embed_error, js_error, search_error, Code};
+use super::query::{self, Invalid};
+use crate::bundle::{BundleReader, ChunkMeta};
+use crate::embed::{self, ModelFingerprint};
+use crate::search::{Confidence, ConfidenceCutoffs, HybridSearch, SearchMode, SearchOptions};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+pub struct Retriever {
+    reader: BundleReader,
+    search: Option<HybridSearch>,
+    embedder: Option<embed::Embedder>,
+    /// Chunk texts per text shard, once attached.
+    texts: Vec<Option<Vec<String>>>,
+}
+
+#[wasm_bindgen]
+impl Retriever {
+    /// Parses and checks `manifest.json` (format, version, consistency).
+    #[wasm_bindgen(constructor)]
+    pub fn new(manifest: &[u8]) -> Result<Retriever, JsError> {
+        let reader = BundleReader::new(manifest).map_err(|e| bundle_error(Code::IndexUnavailable, e))?;
+        let shards = reader.manifest().files.text.len();
+        Ok(Retriever { reader, search: None, embedder: None, texts: vec![None; shards] })
+    }
+
+    /// The parsed manifest, for the file names to fetch.
+    #[wasm_bindgen(unchecked_return_type = "Manifest")]
+    pub fn manifest(&self) -> Result<JsValue, JsError> {
+        to_js(self.reader.manifest())
+    }
+
+    /// Verifies and loads the chunk metadata and the lexical index: keyword search works
+    /// from here on.
+    #[wasm_bindgen(js_name = loadLexical)]
+    pub fn load_lexical(&mut self, chunks: &[u8], lexical: &[u8]) -> Result<(), JsError> {
+        let index_error = |e| bundle_error(Code::IndexUnavailable, e);
+        let chunks = self.reader.chunks(chunks).map_err(index_error)?;
+        let lexical = self.reader.lexical(lexical).map_err(index_error)?;
+        if self.search.is_some() {
+            return Err(js_error(Code::InvalidArgument, "the lexical index is already loaded", None));
+        }
+        self.search = Some(HybridSearch::new(chunks, lexical).map_err(search_error)?);
+        Ok(())
+    }
+
+    /// Verifies and attaches the dense index (vectors + graph).
+    #[wasm_bindgen(js_name = attachDense)]
+    pub fn attach_dense(&mut self, dense: &[u8]) -> Result<(), JsError> {
+        let search = self.search.as_mut().ok_or_else(not_loaded)?;
+        let dense = self.reader.dense(dense).map_err(|e| bundle_error(Code::IndexUnavailable, e))?;
+        search.attach_dense(dense).map_err(search_error)
+    }
+
+    /// Checks that the model and tokenizer are the ones the index was built with (cheap:
+    /// hashes only) and returns their fingerprint. `MODEL_MISMATCH` if not.
+    #[wasm_bindgen(js_name = checkModel)]
+    pub fn check_model(&self, onnx: &[u8], tokenizer_json: &[u8]) -> Result<String, JsError> {
+        let fingerprint = ModelFingerprint::of(onnx, tokenizer_json);
+        self.reader.manifest().check_model(fingerprint.as_str()).map_err(|e| bundle_error(Code::ModelMismatch, e))?;
+        Ok(fingerprint.to_string())
+    }
+
+    /// Checks the fingerprint, then builds the embedder (about a second in the browser):
+    /// hybrid search works from here on once the dense index is attached.
+    #[wasm_bindgen(js_name = attachModel)]
+    pub fn attach_model(&mut self, onnx: &[u8], tokenizer_json: &[u8]) -> Result<(), JsError> {
+        self.check_model(onnx, tokenizer_json)?;
+        self.embedder = Some(embed::Embedder::from_bytes(onnx, tokenizer_json).map_err(embed_error)?);
+        Ok(())
+    }
+
+    /// Keyword search is possible (chunk metadata and lexical index loaded).
+    #[wasm_bindgen(getter = lexicalReady)]
+    pub fn lexical_ready(&self) -> bool {
+        self.search.is_some()
+    }
+
+    /// Semantic search is possible (dense index and model loaded too).
+    #[wasm_bindgen(getter = hybridReady)]
+    pub fn hybrid_ready(&self) -> bool {
+        self.embedder.is_some() && self.search.as_ref().is_some_and(HybridSearch::has_dense)
+    }
+
+    /// A unit-length embedding of `text` with the bundle's model.
+    pub fn embed(&self, text: &str) -> Result<Vec<f32>, JsError> {
+        let embedder = self.embedder.as_ref().ok_or_else(model_not_loaded)?;
+        embedder.embed(text).map_err(embed_error)
+    }
+
+    /// Searches for `question` (global mode). Semantic when the model and dense index are
+    /// loaded, else lexical; `mode_used` says which ran. Hits whose text shard is not
+    /// attached yet have `text: null` and their shard is listed in `missing_shards`.
+    #[wasm_bindgen(unchecked_return_type = "SearchResults")]
+    pub fn search(
+        &self,
+        question: &str,
+        #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let question = query::question(question).map_err(invalid)?;
+        let options: JsSearchOptions = from_js(options)?;
+        let results = self.run(question, &options)?;
+        to_js(&results.with_mode("global", None))
+    }
+
+    /// Selected-text mode (SPEC.md §3): the selection is the primary context; retrieval runs
+    /// on question + selection and returns related sections. With `selectionOnly` nothing
+    /// is retrieved: the selection is the only context.
+    #[wasm_bindgen(js_name = searchSelection, unchecked_return_type = "SearchResults")]
+    pub fn search_selection(
+        &self,
+        selection: &str,
+        question: &str,
+        #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let selection = query::selection(selection).map_err(invalid)?;
+        let question = query::question(question).map_err(invalid)?;
+        let options: JsSearchOptions = from_js(options)?;
+        if options.selection_only {
+            let empty =
+                Results { question, confidence: None, mode_used: None, hits: Vec::new(), missing_shards: Vec::new() };
+            return to_js(&empty.with_mode("selected", Some(selection)));
+        }
+        let combined = query::selected_mode_query(question, selection);
+        let mut results = self.run(&combined, &options)?;
+        results.question = question;
+        to_js(&results.with_mode("selected", Some(selection)))
+    }
+
+    /// Verifies and attaches text shard `shard` (its index in `manifest.files.text`).
+    #[wasm_bindgen(js_name = attachText)]
+    pub fn attach_text(&mut self, shard: usize, bytes: &[u8]) -> Result<(), JsError> {
+        let entry = self
+            .reader
+            .manifest()
+            .files
+            .text
+            .get(shard)
+            .ok_or_else(|| js_error(Code::InvalidArgument, format!("no text shard {shard}"), None))?;
+        let texts = self.reader.text_shard(entry, bytes).map_err(|e| bundle_error(Code::TextUnavailable, e))?;
+        self.texts[shard] = Some(texts);
+        Ok(())
+    }
+
+    /// The text shard (index in `manifest.files.text`) that holds chunk `chunk`.
+    #[wasm_bindgen(js_name = shardOf)]
+    pub fn shard_of(&self, chunk: usize) -> Result<usize, JsError> {
+        self.shard_index(chunk).ok_or_else(|| no_chunk(chunk))
+    }
+
+    /// The text of chunk `chunk`; `TEXT_UNAVAILABLE` until its shard is attached.
+    pub fn text(&self, chunk: usize) -> Result<String, JsError> {
+        let shard = self.shard_of(chunk)?;
+        self.chunk_text(chunk, shard).map(str::to_string).ok_or_else(|| {
+            js_error(
+                Code::TextUnavailable,
+                format!("the text shard of chunk {chunk} is not loaded"),
+                Some("NOT_LOADED"),
+            )
+        })
+    }
+}
+
+impl Retriever {
+    fn run<'a>(&'a self, question: &'a str, options: &JsSearchOptions) -> Result<Results<'a>, JsError> {
+        let search = self.search.as_ref().ok_or_else(not_loaded)?;
+        let options = options.to_core()?;
+        // Embed only when the vector will be used: a lexical search must not wait for tract.
+        let vector = match (&self.embedder, options.mode, search.has_dense()) {
+            (Some(embedder), SearchMode::Hybrid | SearchMode::Dense, true) => {
+                Some(embedder.embed(question).map_err(embed_error)?)
+            }
+            _ => None,
+        };
+        let found = search.search(question, vector.as_deref(), &options).map_err(search_error)?;
+        let mut missing_shards: Vec<usize> = Vec::new();
+        let mut hits = Vec::with_capacity(found.hits.len());
+        for hit in found.hits {
+            let index = hit.index as usize;
+            let chunk = search.chunk(hit.index).ok_or_else(|| no_chunk(index))?;
+            let shard = self.shard_index(index).ok_or_else(|| no_chunk(index))?;
+            let text = self.chunk_text(index, shard);
+            if text.is_none() && !missing_shards.contains(&shard) {
+                missing_shards.push(shard);
+            }
+            hits.push(JsHit {
+                index: hit.index,
+                shard,
+                score: hit.score,
+                dense: hit.dense,
+                lexical: hit.lexical,
+                fused: hit.fused,
+                chunk,
+                text,
+            });
+        }
+        Ok(Results {
+            question,
+            confidence: Some(found.confidence),
+            mode_used: Some(found.mode_used),
+            hits,
+            missing_shards,
+        })
+    }
+
+    fn shard_index(&self, chunk: usize) -> Option<usize> {
+        let shards = &self.reader.manifest().files.text;
+        shards.iter().position(|s| chunk >= s.first_chunk && chunk < s.first_chunk + s.count)
+    }
+
+    fn chunk_text(&self, chunk: usize, shard: usize) -> Option<&str> {
+        let first = self.reader.manifest().files.text.get(shard)?.first_chunk;
+        self.texts.get(shard)?.as_ref()?.get(chunk - first).map(String::as_str)
+    }
+}
+
+/// Search options as JS passes them (camelCase; unknown fields are refused so a typo is
+/// an error, not a silently ignored option).
+#[derive(Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+struct JsSearchOptions {
+    k: Option<usize>,
+    mode: Option<SearchMode>,
+    candidates: Option<usize>,
+    rrf_k: Option<f32>,
+    dense_weight: Option<f32>,
+    lexical_weight: Option<f32>,
+    min_score: Option<f32>,
+    filters: Filters,
+    dense_cutoffs: Option<JsCutoffs>,
+    lexical_cutoffs: Option<JsCutoffs>,
+    /// Selected mode only: no retrieval, the selection is the only context.
+    selection_only: bool,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct Filters {
+    modules: Vec<String>,
+    versions: Vec<String>,
+}
+
+#[derive(Clone, Copy, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct JsCutoffs {
+    high: f32,
+    medium: f32,
+    low: f32,
+    high_min_results: usize,
+}
+
+impl From<JsCutoffs> for ConfidenceCutoffs {
+    fn from(c: JsCutoffs) -> Self {
+        ConfidenceCutoffs { high: c.high, medium: c.medium, low: c.low, high_min_results: c.high_min_results }
+    }
+}
+
+impl JsSearchOptions {
+    fn to_core(&self) -> Result<SearchOptions, JsError> {
+        let defaults = SearchOptions::default();
+        let k = self.k.unwrap_or(defaults.k);
+        let options = SearchOptions {
+            k,
+            mode: self.mode.unwrap_or(defaults.mode),
+            // Never fewer candidates than results asked for.
+            candidates: self.candidates.unwrap_or(defaults.candidates.max(k)),
+            rrf_k: self.rrf_k.unwrap_or(defaults.rrf_k),
+            dense_weight: self.dense_weight.unwrap_or(defaults.dense_weight),
+            lexical_weight: self.lexical_weight.unwrap_or(defaults.lexical_weight),
+            min_score: self.min_score.unwrap_or(defaults.min_score),
+            modules: self.filters.modules.clone(),
+            versions: self.filters.versions.clone(),
+            dense_cutoffs: self.dense_cutoffs.as_ref().map_or(defaults.dense_cutoffs, |c| (*c).into()),
+            lexical_cutoffs: self.lexical_cutoffs.as_ref().map_or(defaults.lexical_cutoffs, |c| (*c).into()),
+        };
+        options.validate().map_err(search_error)?;
+        Ok(options)
+    }
+}
+
+#[derive(Serialize)]
+struct Results<'a> {
+    question: &'a str,
+    /// `null` only in selection-only mode, where nothing is retrieved.
+    confidence: Option<Confidence>,
+    mode_used: Option<SearchMode>,
+    hits: Vec<JsHit<'a>>,
+    missing_shards: Vec<usize>,
+}
+
+impl<'a> Results<'a> {
+    fn with_mode(self, mode: &'static str, selection: Option<&'a str>) -> Tagged<'a> {
+        Tagged { mode, selection, results: self }
+    }
+}
+
+#[derive(Serialize)]
+struct Tagged<'a> {
+    /// `global` or `selected` (SPEC.md §2's query mode).
+    mode: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    selection: Option<&'a str>,
+    #[serde(flatten)]
+    results: Results<'a>,
+}
+
+#[derive(Serialize)]
+struct JsHit<'a> {
+    index: u32,
+    shard: usize,
+    score: f32,
+    dense: Option<f32>,
+    lexical: Option<f32>,
+    fused: f32,
+    chunk: &'a ChunkMeta,
+    text: Option<&'a str>,
+}
+
+fn invalid(reason: Invalid) -> JsError {
+    let code = match reason {
+        Invalid::EmptyQuestion => Code::EmptyQuestion,
+        Invalid::QuestionTooLong => Code::QuestionTooLong,
+        Invalid::SelectionTooShort => Code::SelectionTooShort,
+        Invalid::SelectionTooLong => Code::SelectionTooLong,
+    };
+    js_error(code, reason.message(), None)
+}
+
+fn not_loaded() -> JsError {
+    js_error(Code::IndexUnavailable, "the search index is not loaded yet", Some("NOT_LOADED"))
+}
+
+fn model_not_loaded() -> JsError {
+    js_error(Code::ModelUnavailable, "the embedding model is not loaded yet", Some("NOT_LOADED"))
+}
+
+fn no_chunk(chunk: usize) -> JsError {
+    js_error(Code::InvalidArgument, format!("no chunk {chunk} in this index"), None)
+}
+
+/// Serialises through JSON (no serde-wasm-bindgen dependency): fine for the few KB a
+/// search result is.
+fn to_js(value: &impl Serialize) -> Result<JsValue, JsError> {
+    let json = serde_json::to_string(value)
+        .map_err(|e| js_error(Code::InvalidArgument, format!("serialising the result failed: {e}"), None))?;
+    js_sys::JSON::parse(&json).map_err(|_| js_error(Code::InvalidArgument, "JSON.parse of a result failed", None))
+}
+
+fn from_js<T: Default + for<'de> Deserialize<'de>>(value: JsValue) -> Result<T, JsError> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(T::default());
+    }
+    let bad = |m: String| js_error(Code::InvalidOptions, format!("invalid search options: {m}"), None);
+    let json = js_sys::JSON::stringify(&value).map_err(|_| bad("not JSON-serialisable".into()))?;
+    let json = json.as_string().ok_or_else(|| bad("not an object".into()))?;
+    serde_json::from_str(&json).map_err(|e| bad(e.to_string()))
+}

@@ -1,0 +1,429 @@
+// Lectern's JS API (pkg/) in headless Chromium, over a page served from 127.0.0.1.
+// Run through tests/browser/run.sh, which builds the bundle, pkg/ and the native reference
+// results these tests compare with (LECTERN_BROWSER_ASSETS, LECTERN_PKG_DIR).
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { startServer } from "./server.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ASSETS = process.env.LECTERN_BROWSER_ASSETS;
+const PKG = process.env.LECTERN_PKG_DIR ?? path.join(here, "../../pkg");
+if (!ASSETS) throw new Error("LECTERN_BROWSER_ASSETS is not set: run tests/browser/run.sh");
+
+// Debian's Chromium, as root, on a machine with no outside network.
+const CHROMIUM_ARGS = [
+  "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+];
+
+const QUESTION = "How do ROS 2 nodes discover each other?";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer({ pkgDir: PKG, pageDir: path.join(here, "page"), bundleDir: path.join(ASSETS, "bundle") });
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A fresh browser context (empty Cache Storage) with the test page loaded. Uncaught
+ * errors and unhandled rejections on the page are collected: every test asserts none. */
+async function openPage(t) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const uncaught = [];
+  page.on("pageerror", (e) => uncaught.push(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error") t.diagnostic(`console.error: ${m.text()}`);
+  });
+  await page.goto(`${server.origin}/page/`);
+  await page.waitForFunction(() => window.testReady === true);
+  t.after(async () => {
+    await context.close();
+    assert.deepEqual(uncaught, [], "nothing may throw uncaught on the page");
+  });
+  return page;
+}
+
+/** Runs `fn(arg)` in the page; an error thrown there comes back as {error: {name, code, …}}. */
+async function inPage(page, fn, arg) {
+  return page.evaluate(
+    async ([source, arg]) => {
+      try {
+        // eslint-disable-next-line no-new-func
+        return { value: await new Function(`return (${source})`)()(arg) };
+      } catch (e) {
+        return { error: { name: e.name, code: e.code, detail: e.detail, message: e.message, suggestion: e.suggestion } };
+      }
+    },
+    [fn.toString(), arg],
+  );
+}
+
+const log = () => server.log.slice();
+
+test("answers lexically at once, then switches to hybrid when the model arrives", async (t) => {
+  const page = await openPage(t);
+  const { value: r, error } = await inPage(
+    page,
+    async ({ bundleUrl, question }) => {
+      const events = [];
+      const t0 = performance.now();
+      const lectern = await Lectern.open({ bundleUrl, onProgress: (e) => events.push({ ...e, at: performance.now() - t0 }) });
+      const openMs = performance.now() - t0;
+      const stateAtOpen = { ...lectern.state };
+      const lexical = await lectern.search(question);
+      const lexicalMs = performance.now() - t0;
+      await lectern.whenHybrid();
+      const hybridAt = performance.now() - t0;
+      const hybrid = await lectern.search(question);
+      const hybridMs = performance.now() - t0;
+      lectern.close();
+      return { openMs, lexicalMs, hybridAt, hybridMs, stateAtOpen, lexical, hybrid, events, info: lectern.info };
+    },
+    // The model and tokenizer answer 2 s late, so the lexical phase is observable.
+    { bundleUrl: "/slowmodel2000-first/bundle/", question: QUESTION },
+  );
+  assert.equal(error, undefined, JSON.stringify(error));
+  t.diagnostic(
+    `cold open (lexical ready) ${r.openMs.toFixed(0)} ms, first lexical result ${r.lexicalMs.toFixed(0)} ms, ` +
+      `hybrid ready ${r.hybridAt.toFixed(0)} ms (model delayed 2000 ms by the server), first hybrid result ${r.hybridMs.toFixed(0)} ms`,
+  );
+  const phases = r.events.map((e) => e.phase);
+  t.diagnostic(`phases: ${[...new Set(phases)].join(" → ")}; ${JSON.stringify(r.events.filter((e) => e.ms !== undefined))}`);
+  assert.deepEqual(r.stateAtOpen, { lexical: true, hybrid: false, modelError: null });
+  assert.equal(r.lexical.mode_used, "lexical");
+  assert.equal(r.lexical.mode, "global");
+  assert.equal(r.lexical.chunks.length, 3);
+  assert.equal(r.lexical.chunks_retrieved, 3);
+  for (const c of r.lexical.chunks) {
+    assert.equal(typeof c.text, "string", "text fetched for every result");
+    assert.ok(c.text.length > 50);
+    assert.ok(c.url.startsWith("/docs/") && c.chunk_id && c.heading_path.length > 0);
+    assert.ok(c.score >= 0 && c.score <= 1);
+    assert.equal(c.scores.dense, null);
+  }
+  assert.ok(["high", "medium", "low", "none"].includes(r.lexical.confidence));
+  assert.equal(r.hybrid.mode_used, "hybrid");
+  assert.ok(r.hybrid.chunks.every((c) => typeof c.scores.dense === "number"));
+  assert.ok(phases.indexOf("lexical-ready") < phases.indexOf("hybrid-ready"));
+  const model = r.events.filter((e) => e.phase === "model");
+  assert.ok(model.length > 0 && model.at(-1).loaded === model.at(-1).total, "model progress reaches its total");
+  assert.ok(model.at(-1).total > 20e6, "progress counts the model's bytes");
+  assert.equal(r.info.chunks, 175);
+  // Only the text shards of the results were fetched.
+  const shards = new Set([...r.lexical.chunks, ...r.hybrid.chunks].map((c) => c.index));
+  const textRequests = log().filter((l) => l.path.startsWith("/slowmodel2000-first/bundle/text."));
+  assert.ok(textRequests.length <= shards.size && textRequests.length < 9, `${textRequests.length} text shards fetched`);
+});
+
+test("gives the same results as the native `lectern search`", async (t) => {
+  const native = JSON.parse(readFileSync(path.join(ASSETS, "native/search.json"), "utf8"));
+  const page = await openPage(t);
+  const { value: browserResults, error } = await inPage(
+    page,
+    async ({ bundleUrl, queries }) => {
+      const lectern = await Lectern.open({ bundleUrl });
+      await lectern.whenHybrid();
+      const out = [];
+      for (const { question, mode } of queries) out.push(await lectern.search(question, { k: 5, mode }));
+      lectern.close();
+      return out;
+    },
+    { bundleUrl: "/parity/bundle/", queries: native.map(({ question, mode }) => ({ question, mode })) },
+  );
+  assert.equal(error, undefined, JSON.stringify(error));
+  let maxScoreDiff = 0;
+  native.forEach(({ question, mode, result }, i) => {
+    const got = browserResults[i];
+    const label = `${mode}: ${question}`;
+    assert.equal(got.mode_used, result.mode_used, label);
+    assert.equal(got.confidence, result.confidence, label);
+    assert.deepEqual(got.chunks.map((c) => c.chunk_id), result.results.map((r) => r.chunk_id), label);
+    got.chunks.forEach((c, j) => {
+      assert.equal(c.text, result.results[j].text, label);
+      maxScoreDiff = Math.max(maxScoreDiff, Math.abs(c.score - result.results[j].score));
+    });
+  });
+  t.diagnostic(`${native.length} queries (lexical and hybrid, k=5): same chunks in the same order; max |score diff| ${maxScoreDiff.toExponential(2)}`);
+  assert.ok(maxScoreDiff < 1e-4, `scores differ by ${maxScoreDiff}`);
+});
+
+test("embeds questions as the native CLI does, within 1e-4", async (t) => {
+  const lines = readFileSync(path.join(ASSETS, "native/embed.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const texts = readFileSync(path.join(ASSETS, "native/texts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const page = await openPage(t);
+  const { value: r, error } = await inPage(
+    page,
+    async ({ bundleUrl, texts }) => {
+      const lectern = await Lectern.open({ bundleUrl });
+      const vectors = [];
+      for (const text of texts) vectors.push(Array.from(await lectern.embed(text)));
+      const t0 = performance.now();
+      for (let i = 0; i < 10; i++) await lectern.embed(texts[0]);
+      const perQuery = (performance.now() - t0) / 10;
+      lectern.close();
+      return { vectors, fingerprint: lectern.info.fingerprint, perQuery };
+    },
+    { bundleUrl: "/embed/bundle/", texts },
+  );
+  assert.equal(error, undefined, JSON.stringify(error));
+  assert.equal(r.fingerprint, lines[0].model, "the bundle's model is the native CLI's int8 model");
+  let maxDiff = 0;
+  r.vectors.forEach((v, i) => {
+    assert.equal(v.length, 384);
+    v.forEach((x, d) => (maxDiff = Math.max(maxDiff, Math.abs(x - lines[i].vector[d]))));
+  });
+  t.diagnostic(`${texts.length} texts: max |browser - native| ${maxDiff.toExponential(2)}; ~${r.perQuery.toFixed(1)} ms per embed() round trip (12-token question)`);
+  assert.ok(maxDiff < 1e-4, `embeddings differ by ${maxDiff}`);
+});
+
+test("a second visit downloads nothing but the manifest (Cache API)", async (t) => {
+  const page = await openPage(t);
+  const base = "/cache/bundle/";
+  const visit = async () => {
+    const { value, error } = await inPage(
+      page,
+      async ({ bundleUrl, question }) => {
+        const cached = [];
+        const lectern = await Lectern.open({ bundleUrl, onProgress: (e) => e.fromCache !== undefined && cached.push(e.fromCache) });
+        await lectern.whenHybrid();
+        const result = await lectern.search(question);
+        lectern.close();
+        return { ids: result.chunks.map((c) => c.chunk_id), texts: result.chunks.map((c) => c.text), cached };
+      },
+      { bundleUrl: base, question: QUESTION },
+    );
+    assert.equal(error, undefined, JSON.stringify(error));
+    return value;
+  };
+  // A stale file of an older build of this bundle, and one of another site: the first is
+  // dropped when the manifest no longer names it, the second is left alone.
+  await inPage(page, async ({ base }) => {
+    const cache = await caches.open("lectern-v1");
+    await cache.put(new URL(`${base}text.000000000000.json`, location.href).href, new Response("[]"));
+    await cache.put(new URL("/other-site/bundle/text.000000000000.json", location.href).href, new Response("[]"));
+  }, { base });
+
+  const first = await visit();
+  const before = log().length;
+  await page.reload();
+  await page.waitForFunction(() => window.testReady === true);
+  const second = await visit();
+  const requests = log().slice(before).map((l) => l.path);
+  t.diagnostic(`second visit requests: ${requests.join(", ")}`);
+  const fetched = requests.filter((p) => !p.startsWith("/page/") && !/^\/pkg\/[\w-]+\.js$/.test(p));
+  assert.deepEqual(fetched, [`${base}manifest.json`], "everything but the manifest (and the page's own JS) comes from the cache");
+  assert.deepEqual(second.ids, first.ids);
+  assert.deepEqual(second.texts, first.texts);
+  assert.ok(second.cached.length > 0 && second.cached.every(Boolean), "progress reports cache hits");
+  const { value: keys } = await inPage(page, async () => (await (await caches.open("lectern-v1")).keys()).map((r) => new URL(r.url).pathname));
+  assert.ok(!keys.includes(`${base}text.000000000000.json`), "a file the manifest no longer names is dropped");
+  assert.ok(keys.includes("/other-site/bundle/text.000000000000.json"), "another bundle's files are kept");
+  assert.ok(keys.some((k) => /^\/pkg\/lectern_bg\.[0-9a-f]+\.wasm$/.test(k)), "the wasm module is cached");
+});
+
+test("refuses a model whose fingerprint differs from the index's, and keeps searching by keywords", async (t) => {
+  const page = await openPage(t);
+  const { value: r, error } = await inPage(
+    page,
+    async ({ bundleUrl, question }) => {
+      const failures = [];
+      const lectern = await Lectern.open({
+        bundleUrl,
+        tokenizerUrl: "/variant/tokenizer-changed.json",
+        onProgress: (e) => e.phase === "model-failed" && failures.push(e.error),
+      });
+      let hybridError = null;
+      await lectern.whenHybrid().catch((e) => (hybridError = { name: e.name, code: e.code, detail: e.detail, message: e.message }));
+      const result = await lectern.search(question);
+      const dense = await lectern.search(question, { mode: "dense" }).catch((e) => ({ code: e.code }));
+      lectern.close();
+      return { hybridError, failures, state: lectern.state, modeUsed: result.mode_used, hits: result.chunks.length, dense };
+    },
+    { bundleUrl: "/mismatch/bundle/", question: QUESTION },
+  );
+  assert.equal(error, undefined, JSON.stringify(error));
+  t.diagnostic(r.hybridError.message);
+  assert.equal(r.hybridError.code, "MODEL_MISMATCH");
+  assert.equal(r.hybridError.detail, "WRONG_MODEL");
+  assert.equal(r.failures[0].code, "MODEL_MISMATCH");
+  assert.equal(r.modeUsed, "lexical");
+  assert.equal(r.hits, 3);
+  assert.equal(r.dense.code, "MODEL_UNAVAILABLE");
+});
+
+test("the main thread keeps drawing frames while the model loads", async (t) => {
+  const page = await openPage(t);
+  const { value: r, error } = await inPage(
+    page,
+    async ({ bundleUrl }) => {
+      const lectern = await Lectern.open({ bundleUrl });
+      const start = performance.now();
+      const from = window.frames_.length;
+      await lectern.whenHybrid();
+      const end = performance.now();
+      const frames = window.frames_.slice(from).filter((f) => f >= start && f <= end);
+      let maxGap = frames.length ? frames[0] - start : end - start;
+      for (let i = 1; i < frames.length; i++) maxGap = Math.max(maxGap, frames[i] - frames[i - 1]);
+      maxGap = Math.max(maxGap, end - (frames.at(-1) ?? start));
+      lectern.close();
+      return { ms: end - start, frames: frames.length, maxGap };
+    },
+    { bundleUrl: "/frames/bundle/" },
+  );
+  assert.equal(error, undefined, JSON.stringify(error));
+  t.diagnostic(`model load ${r.ms.toFixed(0)} ms: ${r.frames} animation frames, longest gap ${r.maxGap.toFixed(0)} ms`);
+  assert.ok(r.ms > 500, "the model load took long enough to measure");
+  // 60 fps would be 16.7 ms; a blocked main thread would show a gap of the model's init
+  // (about a second). The bound leaves room for a busy 2-core machine.
+  assert.ok(r.maxGap < 250, `the main thread stalled for ${r.maxGap} ms`);
+  assert.ok(r.frames >= r.ms / 100, `only ${r.frames} frames in ${r.ms} ms`);
+});
+
+test("faults become typed errors: missing bundle, missing text, crashed worker", async (t) => {
+  const page = await openPage(t);
+  const missing = await inPage(page, async () => Lectern.open({ bundleUrl: "/no-such-bundle/" }));
+  assert.equal(missing.error.code, "INDEX_UNAVAILABLE");
+  assert.equal(missing.error.detail, "HTTP_404");
+  assert.equal(missing.error.name, "LecternError");
+  assert.ok(missing.error.suggestion);
+
+  const { value: r, error } = await inPage(
+    page,
+    async ({ question }) => {
+      const lectern = await Lectern.open({ bundleUrl: "/notext/bundle/", loadModel: false });
+      const noText = await lectern.search(question);
+      const pending = lectern.search("What is a ROS 2 topic?").catch((e) => ({ code: e.code }));
+      const crash = await lectern.crashWorkerForTesting().catch((e) => ({ code: e.code, message: e.message }));
+      const pendingAtCrash = await pending;
+      const afterCrash = await lectern.search(question);
+      lectern.close();
+      const closed = await lectern.search(question).catch((e) => ({ code: e.code, name: e.name }));
+      return { noText, crash, pendingAtCrash, afterCrash, closed };
+    },
+    { question: QUESTION },
+  );
+  assert.equal(error, undefined, JSON.stringify(error));
+  assert.equal(r.noText.chunks.length, 3, "results still come back without their text");
+  assert.ok(r.noText.chunks.every((c) => c.text === null));
+  assert.equal(r.noText.errors[0].code, "TEXT_UNAVAILABLE");
+  assert.equal(r.noText.errors[0].detail, "HTTP_404");
+  assert.equal(r.crash.code, "WORKER_CRASHED");
+  assert.ok(["WORKER_CRASHED", undefined].includes(r.pendingAtCrash.code), JSON.stringify(r.pendingAtCrash));
+  assert.equal(r.afterCrash.mode_used, "lexical", "a new worker answers after the crash");
+  assert.equal(r.afterCrash.chunks.length, 3);
+  assert.equal(r.closed.code, "ABORTED");
+});
+
+test("validates questions, selections and options with SPEC.md's codes and messages", async (t) => {
+  const page = await openPage(t);
+  const { value: v, error: e2 } = await inPage(page, async () => {
+    const q = "How do ROS 2 nodes discover each other?";
+    const lectern = await Lectern.open({ bundleUrl: "/validation/bundle/", loadModel: false });
+    const code = (p) => p.then(() => null, (e) => ({ code: e.code, message: e.message, suggestion: e.suggestion, json: e.toJSON() }));
+    const out = {
+      empty: await code(lectern.search("")),
+      blank: await code(lectern.search(" \n\t ")),
+      long: await code(lectern.search("x".repeat(1001))),
+      maxOk: await code(lectern.search(`${"robot ".repeat(166)}arm`)),
+      shortSelection: await code(lectern.searchSelection("too short", q)),
+      longSelection: await code(lectern.searchSelection("y".repeat(5001), q)),
+      selectionEmptyQuestion: await code(lectern.searchSelection("A long enough selection of text.", "")),
+      badK: await code(lectern.search("robot", { k: 0 })),
+      unknownOption: await code(lectern.search("robot", { bogus: true })),
+      badMode: await code(lectern.search("robot", { mode: "psychic" })),
+      notCloneable: await code(lectern.search("robot", { k: () => 3 })),
+      stillWorks: (await lectern.search("robot")).chunks.length,
+    };
+    lectern.close();
+    return out;
+  });
+  assert.equal(e2, undefined, JSON.stringify(e2));
+  assert.deepEqual(v.empty.json, {
+    error: true,
+    message: "Please enter a question",
+    code: "EMPTY_QUESTION",
+    suggestion: v.empty.suggestion,
+  });
+  assert.equal(v.blank.code, "EMPTY_QUESTION");
+  assert.equal(v.long.code, "QUESTION_TOO_LONG");
+  assert.equal(v.long.message, "Question is too long (max 1000 characters)");
+  assert.equal(v.maxOk, null, "1000 characters are accepted");
+  assert.equal(v.shortSelection.code, "SELECTION_TOO_SHORT");
+  assert.equal(v.shortSelection.message, "Selection is too short (min 10 characters)");
+  assert.equal(v.longSelection.code, "SELECTION_TOO_LONG");
+  assert.equal(v.longSelection.message, "Selection is too long (max 5000 characters)");
+  assert.equal(v.selectionEmptyQuestion.code, "EMPTY_QUESTION");
+  assert.equal(v.badK.code, "INVALID_OPTIONS");
+  assert.equal(v.unknownOption.code, "INVALID_OPTIONS");
+  assert.equal(v.badMode.code, "INVALID_OPTIONS");
+  assert.equal(v.notCloneable.code, "INVALID_OPTIONS");
+  assert.equal(v.stillWorks, 3);
+});
+
+test("a newer query supersedes an older one; an AbortSignal cancels", async (t) => {
+  const page = await openPage(t);
+  const { value: r, error } = await inPage(page, async () => {
+    const lectern = await Lectern.open({ bundleUrl: "/cancel/bundle/", loadModel: false });
+    const outcome = (p) => p.then((v) => ({ ok: v.question }), (e) => ({ name: e.name, code: e.code, detail: e.detail }));
+    const first = outcome(lectern.search("What is a ROS 2 topic?"));
+    const second = outcome(lectern.search("How does SLAM build a map?"));
+    const results = [await first, await second];
+    const controller = new AbortController();
+    const third = outcome(lectern.search("camera calibration", { signal: controller.signal }));
+    controller.abort();
+    results.push(await third);
+    const preAborted = outcome(lectern.search("camera calibration", { signal: AbortSignal.abort() }));
+    results.push(await preAborted);
+    results.push(await outcome(lectern.search("camera calibration")));
+    lectern.close();
+    return results;
+  });
+  assert.equal(error, undefined, JSON.stringify(error));
+  assert.deepEqual(r[0], { name: "AbortError", code: "ABORTED", detail: "SUPERSEDED" });
+  assert.deepEqual(r[1], { ok: "How does SLAM build a map?" });
+  assert.deepEqual(r[2], { name: "AbortError", code: "ABORTED", detail: "SIGNAL" });
+  assert.deepEqual(r[3], { name: "AbortError", code: "ABORTED", detail: "SIGNAL" });
+  assert.deepEqual(r[4], { ok: "camera calibration" });
+});
+
+test("selected-text mode: retrieval on question + selection, or the selection alone", async (t) => {
+  const page = await openPage(t);
+  const selection =
+    "  A ROS 2 node discovers its peers through DDS: each participant announces itself on the network, and matching publishers and subscribers connect automatically.  ";
+  const { value: r, error } = await inPage(
+    page,
+    async ({ selection }) => {
+      const lectern = await Lectern.open({ bundleUrl: "/selected/bundle/" });
+      await lectern.whenHybrid();
+      const related = await lectern.searchSelection(selection, "What does this mean?", { k: 4 });
+      const only = await lectern.searchSelection(selection, "What does this mean?", { selectionOnly: true });
+      const filtered = await lectern.search("safety", { k: 5, filters: { modules: ["Module 2: Simulation & Digital Twins"] } });
+      lectern.close();
+      return { related, only, filtered };
+    },
+    { selection },
+  );
+  assert.equal(error, undefined, JSON.stringify(error));
+  assert.equal(r.related.mode, "selected");
+  assert.equal(r.related.selection, selection.trim());
+  assert.equal(r.related.question, "What does this mean?");
+  assert.equal(r.related.mode_used, "hybrid");
+  assert.equal(r.related.chunks.length, 4);
+  assert.ok(r.related.chunks.some((c) => c.url.includes("ros2-fundamentals")), JSON.stringify(r.related.chunks.map((c) => c.url)));
+  assert.equal(r.only.mode, "selected");
+  assert.deepEqual(r.only.chunks, []);
+  assert.equal(r.only.confidence, null);
+  assert.ok(r.filtered.chunks.length > 0 && r.filtered.chunks.every((c) => c.module === "Module 2: Simulation & Digital Twins"), JSON.stringify(r.filtered.chunks.map((c) => c.module)));
+});

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The JS API (pkg/) in headless Chromium: builds what it needs — the lectern CLI, the
+# sample bundle, pkg/ (scripts/build-pkg.sh), native reference results — then runs the
+# Playwright tests (node --test). Idempotent.
+#
+#   tests/browser/run.sh [node --test args...]     e.g. --test-name-pattern=cache
+#   LECTERN_SKIP_PKG_BUILD=1 tests/browser/run.sh  reuse pkg/ as it is
+#   LECTERN_PKG_NO_OPT=1 tests/browser/run.sh      build pkg/ without wasm-opt (saves ~5 min
+#                                                  after a core change; not the shipped module)
+source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/common.sh"
+cd "$LECTERN_ROOT"
+here=tests/browser
+
+step "browser tests: lectern CLI and sample bundle"
+cargo build --release -p index-build
+assets="$(mktemp -d "${TMPDIR:-/tmp}/lectern-browser.XXXXXX")"
+trap 'rm -rf "$assets"' EXIT
+"$LECTERN_BIN" build www/example --out "$assets/bundle" >"$assets/build.log" 2>&1 || { cat "$assets/build.log"; exit 1; }
+
+step "browser tests: native reference results"
+mkdir -p "$assets/native"
+# One `lectern search --json` per question and mode, and one embedding per text: what the
+# browser must reproduce.
+python3 - "$here/questions.json" "$assets" "$LECTERN_BIN" <<'PY'
+import json, subprocess, sys
+questions, assets, lectern = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+results = []
+for mode in ("lexical", "hybrid"):
+    for q in questions["search"]:
+        out = subprocess.run([lectern, "search", "--index", f"{assets}/bundle", "--json", "--k", "5", "--mode", mode, q],
+                             check=True, capture_output=True, text=True).stdout
+        results.append({"question": q, "mode": mode, "result": json.loads(out)})
+json.dump(results, open(f"{assets}/native/search.json", "w"))
+with open(f"{assets}/native/texts.jsonl", "w") as f:
+    for text in questions["embed"]:
+        f.write(json.dumps(text) + "\n")
+PY
+"$LECTERN_BIN" embed --json --file "$assets/native/texts.jsonl" >"$assets/native/embed.jsonl"
+
+if [ "${LECTERN_SKIP_PKG_BUILD:-}" != 1 ] || [ ! -f pkg/wasm-file.js ]; then
+  if [ "${LECTERN_PKG_NO_OPT:-}" = 1 ]; then scripts/build-pkg.sh --no-opt; else scripts/build-pkg.sh; fi
+fi
+
+step "browser tests: npm ci"
+stamp="$here/node_modules/.lectern-lock.sha256"
+want="$(sha256sum "$here/package-lock.json" | cut -d' ' -f1)"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  (cd "$here" && NO_UPDATE_NOTIFIER=1 npm ci --no-audit --no-fund --loglevel=error)
+  echo "$want" >"$stamp"
+fi
+
+step "browser tests: Playwright in headless Chromium"
+LECTERN_BROWSER_ASSETS="$assets" LECTERN_PKG_DIR="$LECTERN_ROOT/pkg" \
+  node --test --test-concurrency=1 "$@" "$here"/*.test.mjs

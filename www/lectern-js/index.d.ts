@@ -1,0 +1,142 @@
+// Types of Lectern's JS API (index.js). The wasm facade's own types are in lectern.d.ts.
+import type { ChunkMeta, Confidence, SearchMode, SearchOptions as WasmSearchOptions } from "./lectern.js";
+
+export type { ChunkMeta, Confidence, SearchMode } from "./lectern.js";
+
+export declare const QUESTION_MAX_CHARS: 1000;
+export declare const SELECTION_MIN_CHARS: 10;
+export declare const SELECTION_MAX_CHARS: 5000;
+
+export type LecternErrorCode =
+  | "EMPTY_QUESTION"
+  | "QUESTION_TOO_LONG"
+  | "SELECTION_TOO_SHORT"
+  | "SELECTION_TOO_LONG"
+  | "INVALID_OPTIONS"
+  | "INVALID_ARGUMENT"
+  | "INDEX_UNAVAILABLE"
+  | "MODEL_UNAVAILABLE"
+  | "MODEL_MISMATCH"
+  | "TEXT_UNAVAILABLE"
+  | "ABORTED"
+  | "WORKER_CRASHED"
+  | "INTERNAL";
+
+export interface LecternErrorInit {
+  code: LecternErrorCode;
+  message: string;
+  suggestion?: string;
+  /** The exact cause where known: "HTTP_404", "NETWORK", "WRONG_VERSION", "CHECKSUM_MISMATCH",
+   * "WRONG_MODEL", "NOT_LOADED", "SUPERSEDED", "SIGNAL", "CLOSED", "RUNTIME", … */
+  detail?: string;
+  /** TEXT_UNAVAILABLE in SearchResponse.errors: which text shard and file. */
+  shard?: number;
+  file?: string;
+}
+
+export declare class LecternError extends Error {
+  constructor(init: LecternErrorInit);
+  /** "AbortError" for ABORTED, else "LecternError". */
+  name: "AbortError" | "LecternError";
+  code: LecternErrorCode;
+  suggestion: string;
+  detail?: string;
+  toJSON(): { error: true; message: string; code: LecternErrorCode; suggestion: string; detail?: string };
+}
+
+export type ProgressPhase =
+  | "runtime" // the wasm module is compiled
+  | "index" // chunk metadata + lexical index bytes
+  | "lexical-ready" // keyword search works (open() resolves)
+  | "model" // dense index + model + tokenizer bytes
+  | "model-init" // building the model in the worker (about a second)
+  | "hybrid-ready" // semantic search works
+  | "model-failed"; // see `error`; keyword search keeps working
+
+export interface ProgressEvent {
+  phase: ProgressPhase;
+  /** Bytes so far and expected in this phase (downloads), else 0/1 markers. */
+  loaded: number;
+  total: number;
+  file?: string;
+  fromCache?: boolean;
+  /** lexical-ready / hybrid-ready: milliseconds the phase took in the worker. */
+  ms?: number;
+  initMs?: number;
+  error?: LecternErrorInit;
+}
+
+export interface OpenOptions {
+  /** The bundle folder (or its manifest.json URL), relative to the page. */
+  bundleUrl: string;
+  /** Where the model and tokenizer are, when not in the bundle. */
+  modelUrl?: string;
+  tokenizerUrl?: string;
+  onProgress?: (event: ProgressEvent) => void;
+  /** Load the model in the background right after open (default true). */
+  loadModel?: boolean;
+  /** Use the Cache API (default true) and under which cache name (default "lectern-v1"). */
+  cache?: boolean;
+  cacheName?: string;
+  /** The worker script, when served from elsewhere than next to index.js (same origin). */
+  workerUrl?: string | URL;
+}
+
+export interface QueryOptions extends Omit<WasmSearchOptions, "selectionOnly"> {
+  /** Aborting rejects the query with ABORTED. */
+  signal?: AbortSignal;
+}
+
+export interface SelectionQueryOptions extends QueryOptions {
+  /** Retrieve nothing: the selection is the only context (SPEC.md §3's option). */
+  selectionOnly?: boolean;
+}
+
+/** SPEC.md's RetrievedChunk: the chunk's metadata, its text and its score (0–1). */
+export interface RetrievedChunk extends ChunkMeta {
+  /** null when its text shard could not be loaded (see SearchResponse.errors). */
+  text: string | null;
+  score: number;
+  scores: { dense: number | null; lexical: number | null; fused: number };
+  /** Chunk index in the bundle. */
+  index: number;
+}
+
+export interface SearchResponse {
+  mode: "global" | "selected";
+  question: string;
+  selection?: string;
+  /** null only with selectionOnly. In selected mode it rates the related sections only. */
+  confidence: Confidence | null;
+  mode_used: SearchMode | null;
+  chunks_retrieved: number;
+  chunks: RetrievedChunk[];
+  /** Text shards that failed to load (TEXT_UNAVAILABLE); the affected chunks have text null. */
+  errors: LecternErrorInit[];
+}
+
+export interface BundleInfo {
+  chunks: number;
+  pages: number;
+  fingerprint: string;
+  formatVersion: number;
+  /** Whether the Cache API is in use. */
+  cache: boolean;
+  /** Milliseconds from the worker's start to lexical-ready. */
+  ms: number;
+}
+
+export declare class Lectern {
+  static open(options: OpenOptions): Promise<Lectern>;
+  readonly info: BundleInfo | null;
+  readonly state: { lexical: boolean; hybrid: boolean; modelError: LecternErrorInit | null };
+  search(question: string, options?: QueryOptions): Promise<SearchResponse>;
+  searchSelection(selectedText: string, question: string, options?: SelectionQueryOptions): Promise<SearchResponse>;
+  whenHybrid(): Promise<void>;
+  loadModel(): Promise<void>;
+  embed(text: string): Promise<Float32Array>;
+  close(): void;
+  crashWorkerForTesting(): Promise<never>;
+}
+
+export default Lectern;

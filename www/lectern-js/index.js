@@ -1,0 +1,285 @@
+// Lectern's JS API: retrieval over a site's static index, run in a dedicated module worker
+// (worker.js) so the page never blocks. No framework, no bundler: an ES module.
+//
+//   const lectern = await Lectern.open({ bundleUrl: "/lectern/", onProgress });
+//   const { confidence, chunks } = await lectern.search("How do ROS 2 nodes discover each other?");
+//
+// `open` resolves once keyword (lexical) search works; the model loads in the background
+// and search switches to hybrid when it is ready (`whenHybrid()`, progress events).
+
+/** SPEC.md §2 limits, in characters after trimming (the worker validates; these are for UIs). */
+export const QUESTION_MAX_CHARS = 1000;
+export const SELECTION_MIN_CHARS = 10;
+export const SELECTION_MAX_CHARS = 5000;
+
+/** How often a crashed worker is restarted before searches fail for good. */
+const MAX_RESTARTS = 3;
+
+const SUGGESTIONS = {
+  ABORTED: "A newer question replaced this one.",
+  WORKER_CRASHED: "Try again: the search worker was restarted.",
+  INVALID_ARGUMENT: "Check the arguments against the documented API.",
+};
+
+/** Every failure of this API: `code` is stable (SPEC.md §3 plus ABORTED, WORKER_CRASHED,
+ * MODEL_MISMATCH, TEXT_UNAVAILABLE, INVALID_OPTIONS, INVALID_ARGUMENT, INTERNAL). A
+ * superseded or aborted query has name "AbortError" and code "ABORTED". */
+export class LecternError extends Error {
+  constructor({ code, message, suggestion, detail, ...extra }) {
+    super(message);
+    this.name = code === "ABORTED" ? "AbortError" : "LecternError";
+    this.code = code;
+    this.suggestion = suggestion ?? SUGGESTIONS[code] ?? "";
+    if (detail !== undefined) this.detail = detail;
+    Object.assign(this, extra);
+  }
+
+  /** SPEC.md's error shape. */
+  toJSON() {
+    return { error: true, message: this.message, code: this.code, suggestion: this.suggestion, ...(this.detail ? { detail: this.detail } : {}) };
+  }
+}
+
+const aborted = (message, detail) => new LecternError({ code: "ABORTED", message, detail });
+
+export class Lectern {
+  /**
+   * Loads the runtime, manifest, chunk metadata and lexical index; resolves when keyword
+   * search works. Rejects with INDEX_UNAVAILABLE (detail e.g. HTTP_404, WRONG_VERSION).
+   */
+  static async open(options) {
+    const lectern = new Lectern(options);
+    try {
+      await lectern.#ensureWorker();
+    } catch (e) {
+      lectern.close();
+      throw e;
+    }
+    return lectern;
+  }
+
+  #options;
+  #workerUrl;
+  #onProgress;
+  #worker = null;
+  /** Promise of the open request of the current worker (resolves at lexical-ready). */
+  #ready = null;
+  #pending = new Map();
+  #nextId = 1;
+  #query = null;
+  #restarts = 0;
+  #closed = false;
+  #hybridWaiters = [];
+  #modelLoading = false;
+  /** The bundle summary the worker reported on open. */
+  info = null;
+  /** Whether keyword / semantic search work now, and why the model failed if it did. */
+  state = { lexical: false, hybrid: false, modelError: null };
+
+  constructor({ bundleUrl, modelUrl, tokenizerUrl, onProgress, loadModel = true, cache = true, cacheName = "lectern-v1", workerUrl } = {}) {
+    if (typeof bundleUrl !== "string" || !bundleUrl) {
+      throw new LecternError({ code: "INVALID_ARGUMENT", message: "Lectern.open needs a bundleUrl (the folder `lectern build` wrote)" });
+    }
+    this.#options = { bundleUrl, modelUrl, tokenizerUrl, loadModel, cache, cacheName };
+    this.#workerUrl = workerUrl ?? new URL("./worker.js", import.meta.url);
+    this.#onProgress = typeof onProgress === "function" ? onProgress : null;
+  }
+
+  /**
+   * Finds the chunks that answer `question` (global mode). Options: k (1–50, default 3),
+   * mode ("hybrid" | "lexical" | "dense"), filters {modules, versions}, minScore, signal.
+   * A newer search or searchSelection supersedes this one: its promise rejects with ABORTED.
+   */
+  search(question, options = {}) {
+    return this.#runQuery({ type: "search", question: String(question ?? "") }, options);
+  }
+
+  /**
+   * Selected-text mode (SPEC.md §3): `selectedText` (10–5000 characters) is the primary
+   * context; retrieval runs on question + selection and returns related sections. With
+   * `selectionOnly: true` nothing is retrieved.
+   */
+  searchSelection(selectedText, question, options = {}) {
+    return this.#runQuery({ type: "searchSelection", selection: String(selectedText ?? ""), question: String(question ?? "") }, options);
+  }
+
+  /** Resolves when semantic search works; rejects with the model's error if loading failed. */
+  whenHybrid() {
+    if (this.state.hybrid) return Promise.resolve();
+    if (this.state.modelError && !this.#modelLoading) return Promise.reject(new LecternError(this.state.modelError));
+    return new Promise((resolve, reject) => this.#hybridWaiters.push({ resolve, reject }));
+  }
+
+  /** (Re)starts loading the model, e.g. after a failure; resolves when hybrid search works. */
+  async loadModel() {
+    this.state.modelError = null;
+    this.#modelLoading = true;
+    const done = this.whenHybrid();
+    await this.#ensureWorker();
+    this.#request("loadModel", {}).catch(() => {}); // the outcome arrives as progress events
+    return done;
+  }
+
+  /** The question's embedding with the bundle's model (waits for the model). */
+  async embed(text) {
+    await this.whenHybrid();
+    await this.#ensureWorker();
+    return this.#request("embed", { text: String(text ?? "") });
+  }
+
+  /** Ends the worker; pending and later calls reject with ABORTED. */
+  close() {
+    this.#closed = true;
+    this.#stopWorker(aborted("Lectern was closed", "CLOSED"));
+  }
+
+  /** Test hook: makes the worker fail as a crash would. */
+  crashWorkerForTesting() {
+    return this.#request("crashForTesting", {});
+  }
+
+  // ---- worker management --------------------------------------------------------------
+
+  #ensureWorker() {
+    if (this.#closed) return Promise.reject(aborted("Lectern was closed", "CLOSED"));
+    if (this.#restarts > MAX_RESTARTS) {
+      const message = `The search worker crashed ${this.#restarts} times; reload the page`;
+      return Promise.reject(new LecternError({ code: "WORKER_CRASHED", message, detail: "TOO_MANY_RESTARTS" }));
+    }
+    if (this.#ready) return this.#ready;
+    const worker = new Worker(this.#workerUrl, { type: "module", name: "lectern" });
+    this.#worker = worker;
+    worker.onmessage = (event) => this.#onMessage(worker, event.data);
+    worker.onerror = (event) => {
+      event.preventDefault(); // handled here: not an uncaught error on the page
+      this.#crashed(worker, event.message || "the worker failed to start or threw");
+    };
+    worker.onmessageerror = () => this.#crashed(worker, "a message from the worker could not be read");
+    this.#modelLoading = this.#options.loadModel !== false;
+    const options = { ...this.#options, pageUrl: globalThis.location?.href ?? import.meta.url };
+    this.#ready = this.#request("open", { options }).then((info) => {
+      this.info = info;
+      this.state.lexical = true;
+      return info;
+    });
+    this.#ready.catch(() => {
+      // A failed open leaves no worker behind; the next call tries again.
+      if (this.#worker === worker) this.#stopWorker(null);
+    });
+    return this.#ready;
+  }
+
+  #stopWorker(reason) {
+    const worker = this.#worker;
+    this.#worker = null;
+    this.#ready = null;
+    this.state.lexical = false;
+    this.state.hybrid = false;
+    worker?.terminate();
+    if (reason) {
+      for (const { reject } of this.#pending.values()) reject(reason);
+      this.#pending.clear();
+      this.#rejectHybrid(reason);
+    }
+  }
+
+  #crashed(worker, message) {
+    if (worker !== this.#worker) return;
+    this.#restarts += 1;
+    const error = new LecternError({ code: "WORKER_CRASHED", message: `The search worker stopped: ${message}` });
+    this.#stopWorker(error);
+  }
+
+  #rejectHybrid(error) {
+    this.#modelLoading = false;
+    const waiters = this.#hybridWaiters;
+    this.#hybridWaiters = [];
+    for (const w of waiters) w.reject(error);
+  }
+
+  #onMessage(worker, msg) {
+    if (worker !== this.#worker) return;
+    if (msg.type === "progress") return this.#progress(msg.event);
+    if (msg.type === "fatal") return this.#crashed(worker, msg.error.message);
+    const pending = this.#pending.get(msg.id);
+    if (!pending) return; // cancelled: the caller has had its AbortError
+    this.#pending.delete(msg.id);
+    if (msg.ok) pending.resolve(msg.result);
+    else pending.reject(new LecternError(msg.error));
+  }
+
+  #progress(event) {
+    if (event.phase === "hybrid-ready") {
+      this.state.hybrid = true;
+      this.state.modelError = null;
+      this.#modelLoading = false;
+      const waiters = this.#hybridWaiters;
+      this.#hybridWaiters = [];
+      for (const w of waiters) w.resolve();
+    } else if (event.phase === "model-failed") {
+      this.state.modelError = event.error;
+      this.#rejectHybrid(new LecternError(event.error));
+    }
+    if (this.#onProgress) {
+      try {
+        this.#onProgress(event);
+      } catch (e) {
+        console.error("Lectern: onProgress threw", e);
+      }
+    }
+  }
+
+  #request(type, payload, transfer = []) {
+    const id = this.#nextId++;
+    const promise = new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject }));
+    if (!this.#worker) {
+      this.#pending.delete(id);
+      return Promise.reject(new LecternError({ code: "WORKER_CRASHED", message: "The search worker is not running" }));
+    }
+    try {
+      this.#worker.postMessage({ id, type, ...payload }, transfer);
+    } catch (e) {
+      // Options holding functions or DOM objects cannot be sent to the worker.
+      this.#pending.delete(id);
+      return Promise.reject(new LecternError({ code: "INVALID_OPTIONS", message: `invalid search options: ${e.message}` }));
+    }
+    promise.id = id;
+    return promise;
+  }
+
+  /** One query at a time: a newer one rejects the older one's promise with ABORTED. */
+  #runQuery(message, options) {
+    const { signal, ...rest } = options ?? {};
+    this.#query?.cancel(aborted("The search was superseded by a newer one", "SUPERSEDED"));
+    const query = { id: null, settled: false };
+    this.#query = query;
+    const promise = new Promise((resolve, reject) => {
+      const settle = (fn) => (value) => {
+        if (query.settled) return;
+        query.settled = true;
+        if (this.#query === query) this.#query = null;
+        signal?.removeEventListener("abort", onAbort);
+        fn(value);
+      };
+      const ok = settle(resolve);
+      const fail = settle(reject);
+      query.cancel = (error) => {
+        if (query.settled) return;
+        if (query.id !== null && this.#pending.delete(query.id)) this.#worker?.postMessage({ type: "cancel", id: query.id });
+        fail(error);
+      };
+      const onAbort = () => query.cancel(aborted("The search was aborted", "SIGNAL"));
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#ensureWorker().then(() => {
+        if (query.settled) return;
+        const request = this.#request(message.type, { ...message, options: rest });
+        query.id = request.id ?? null;
+        request.then(ok, fail);
+      }, fail);
+    });
+    return promise;
+  }
+}
+
+export default Lectern;

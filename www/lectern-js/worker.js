@@ -1,0 +1,435 @@
+// The Lectern worker: owns the wasm core and every download. The page talks to it only
+// through index.js; nothing here touches the DOM, and nothing here blocks the page.
+//
+// Protocol (page -> worker): {id, type, ...}; (worker -> page): {id, ok, result | error}
+// for requests, and {type: "progress" | "fatal", ...} events. Errors cross as plain
+// objects {code, message, suggestion, detail}: structured clone would drop their fields.
+
+import initWasm, { Retriever } from "./lectern.js";
+import { WASM_FILE } from "./wasm-file.js";
+
+const SUGGESTIONS = {
+  ABORTED: "A newer question replaced this one.",
+  INDEX_UNAVAILABLE: "Reload the page; if it persists, the site's search index needs rebuilding.",
+  MODEL_UNAVAILABLE: "Search still works by keywords; reload the page to retry loading the model.",
+  MODEL_MISMATCH: "Search still works by keywords; the site must serve the model its index was built with.",
+  TEXT_UNAVAILABLE: "Reload the page; the section's text could not be loaded.",
+  WORKER_CRASHED: "Try again: the search worker was restarted.",
+  INTERNAL: "Reload the page.",
+};
+
+/** Details that mean "these bytes are damaged": a cached copy is dropped and fetched again. */
+const DAMAGED = new Set(["WRONG_SIZE", "CHECKSUM_MISMATCH", "CORRUPT"]);
+
+const state = {
+  options: null,
+  /** Cache | null (no Cache API, or disabled); undefined until opened. */
+  cache: undefined,
+  retriever: null,
+  manifest: null,
+  manifestUrl: null,
+  shards: new Map(), // shard index -> Promise of its attachment
+  model: null, // Promise of the model load in progress or done
+  active: new Set(), // ids of searches in progress
+  cancelled: new Set(), // ids of searches in progress that the page gave up on
+};
+
+function lectError(code, message, detail, extra) {
+  return { code, message, suggestion: SUGGESTIONS[code] ?? "", ...(detail ? { detail } : {}), ...extra };
+}
+
+/** Any thrown value as a plain error object. */
+function plain(e) {
+  if (e && typeof e === "object" && typeof e.code === "string") {
+    const { code, message, suggestion, detail } = e;
+    return { code, message: String(message ?? code), suggestion: suggestion ?? SUGGESTIONS[code] ?? "", ...(detail ? { detail } : {}), ...pick(e, ["shard", "file"]) };
+  }
+  return lectError("INTERNAL", String(e?.message ?? e));
+}
+
+function pick(o, keys) {
+  const out = {};
+  for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}
+
+/** Runs a wasm call; a trap (Rust panic) poisons the module, so the worker ends itself and
+ * the page starts a new one. */
+function wasm(fn) {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof WebAssembly.RuntimeError) {
+      self.postMessage({ type: "fatal", error: lectError("WORKER_CRASHED", `The search module crashed: ${e.message}`) });
+      self.close();
+    }
+    throw e;
+  }
+}
+
+// ---- progress -------------------------------------------------------------------------
+
+function progress(event) {
+  self.postMessage({ type: "progress", event });
+}
+
+/** Counts downloaded bytes of one phase and reports them, at most every 50 ms. */
+function tracker(phase, total) {
+  let loaded = 0;
+  let last = 0;
+  return (bytes, fromCache, file) => {
+    loaded += bytes;
+    const now = performance.now();
+    if (now - last >= 50 || loaded >= total) {
+      last = now;
+      progress({ phase, loaded: Math.min(loaded, total || loaded), total: total || loaded, file, fromCache });
+    }
+  };
+}
+
+// ---- fetching, with the Cache API -------------------------------------------------------
+
+async function openCache() {
+  if (state.cache !== undefined) return state.cache;
+  state.cache = null;
+  if (state.options.cache !== false && typeof caches !== "undefined") {
+    try {
+      state.cache = await caches.open(state.options.cacheName);
+    } catch {
+      // Storage blocked (private mode, quota): work uncached.
+    }
+  }
+  return state.cache;
+}
+
+async function readBody(response, onBytes) {
+  if (!response.body) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    onBytes?.(bytes.length);
+    return bytes;
+  }
+  const reader = response.body.getReader();
+  const parts = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    length += value.length;
+    onBytes?.(value.length);
+  }
+  if (parts.length === 1) return parts[0];
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.length;
+  }
+  return bytes;
+}
+
+/** GETs `url` (a content-addressed file: cached forever under its URL). */
+async function fetchFile(url, code, track) {
+  const name = url.slice(url.lastIndexOf("/") + 1);
+  const cache = await openCache();
+  if (cache) {
+    try {
+      const hit = await cache.match(url);
+      if (hit) {
+        const bytes = new Uint8Array(await hit.arrayBuffer());
+        track?.(bytes.length, true, name);
+        return { bytes, fromCache: true, url };
+      }
+    } catch {
+      // A broken cache entry is a miss.
+    }
+  }
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (e) {
+    throw lectError(code, `Could not download ${url}: ${e.message}`, "NETWORK", { file: name });
+  }
+  if (!response.ok) {
+    throw lectError(code, `Could not download ${url}: HTTP ${response.status}`, `HTTP_${response.status}`, { file: name });
+  }
+  let bytes;
+  try {
+    bytes = await readBody(response, (n) => track?.(n, false, name));
+  } catch (e) {
+    throw lectError(code, `The download of ${url} broke off: ${e.message}`, "NETWORK", { file: name });
+  }
+  if (cache) {
+    const type = response.headers.get("Content-Type") ?? "application/octet-stream";
+    // Quota errors leave the file uncached; the next visit downloads it again.
+    await cache.put(url, new Response(bytes, { headers: { "Content-Type": type } })).catch(() => {});
+  }
+  return { bytes, fromCache: false, url };
+}
+
+async function evict(files) {
+  const cache = await openCache();
+  if (cache) await Promise.all(files.filter((f) => f.fromCache).map((f) => cache.delete(f.url)));
+}
+
+/** Fetches `urls` and hands their bytes to `use`; when a cached copy turns out damaged,
+ * drops the cached copies and tries once more from the network. */
+async function withFiles(urls, code, track, use) {
+  const files = await Promise.all(urls.map((u) => fetchFile(u, code, track)));
+  try {
+    return wasm(() => use(...files.map((f) => f.bytes)));
+  } catch (e) {
+    if (!(DAMAGED.has(e?.detail) && files.some((f) => f.fromCache))) throw e;
+    await evict(files);
+    const fresh = await Promise.all(urls.map((u) => fetchFile(u, code, track)));
+    return wasm(() => use(...fresh.map((f) => f.bytes)));
+  }
+}
+
+/** The manifest is the one file without a hash in its name: always revalidated, and the
+ * cached copy is used only when the network fails (offline reading keeps working). */
+async function fetchManifest(url) {
+  const cache = await openCache();
+  let response;
+  try {
+    response = await fetch(url, { cache: "no-cache" });
+  } catch (e) {
+    const cached = cache && (await cache.match(url).catch(() => undefined));
+    if (cached) return new Uint8Array(await cached.arrayBuffer());
+    throw lectError("INDEX_UNAVAILABLE", `Could not download the search index ${url}: ${e.message}`, "NETWORK");
+  }
+  if (!response.ok) {
+    throw lectError("INDEX_UNAVAILABLE", `Could not download the search index ${url}: HTTP ${response.status}`, `HTTP_${response.status}`);
+  }
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (cache) await cache.put(url, new Response(bytes, { headers: { "Content-Type": "application/json" } })).catch(() => {});
+  return bytes;
+}
+
+/** The wasm module: from the cache or the network, compiled while it streams. */
+async function loadRuntime() {
+  const url = new URL(WASM_FILE, import.meta.url).href;
+  const cache = await openCache();
+  let response = cache && (await cache.match(url).catch(() => undefined));
+  const fromCache = Boolean(response);
+  if (!response) {
+    try {
+      response = await fetch(url);
+    } catch (e) {
+      throw lectError("INDEX_UNAVAILABLE", `Could not download the search module ${url}: ${e.message}`, "RUNTIME");
+    }
+    if (!response.ok) {
+      throw lectError("INDEX_UNAVAILABLE", `Could not download the search module ${url}: HTTP ${response.status}`, "RUNTIME");
+    }
+    if (cache) {
+      const copy = response.clone();
+      copy.arrayBuffer().then(
+        (body) => cache.put(url, new Response(body, { headers: { "Content-Type": "application/wasm" } })).catch(() => {}),
+        () => {},
+      );
+    }
+  }
+  try {
+    await initWasm({ module_or_path: response });
+  } catch (e) {
+    if (fromCache) await cache.delete(url);
+    throw lectError("INDEX_UNAVAILABLE", `The search module could not start: ${e.message}`, "RUNTIME");
+  }
+  progress({ phase: "runtime", loaded: 1, total: 1, file: WASM_FILE, fromCache });
+  return url;
+}
+
+/** Drops cached files of this bundle (and older search modules) that the current manifest
+ * no longer names: a rebuilt bundle invalidates exactly what changed. */
+async function prune(runtimeUrl) {
+  const cache = await openCache();
+  if (!cache) return;
+  const base = new URL(".", state.manifestUrl).href;
+  const runtimeBase = new URL(".", runtimeUrl).href;
+  const m = state.manifest;
+  const keep = new Set([state.manifestUrl, runtimeUrl]);
+  for (const f of [m.files.chunks, m.files.lexical, m.files.dense, ...m.files.text, m.model.onnx, m.model.tokenizer]) {
+    if (f) keep.add(new URL(f.name, base).href);
+  }
+  for (const request of await cache.keys()) {
+    const url = request.url;
+    const ours = url.startsWith(base) || (url.startsWith(runtimeBase) && /lectern_bg\.[0-9a-f]+\.wasm$/.test(url));
+    if (ours && !keep.has(url) && !isModelOverride(url)) await cache.delete(request);
+  }
+}
+
+function isModelOverride(url) {
+  return url === state.options.modelUrl || url === state.options.tokenizerUrl;
+}
+
+// ---- the requests ---------------------------------------------------------------------
+
+const fileUrl = (entry) => new URL(entry.name, state.manifestUrl).href;
+
+async function open(options) {
+  state.options = options;
+  const bundle = new URL(options.bundleUrl, options.pageUrl);
+  state.manifestUrl = bundle.pathname.endsWith(".json") ? bundle.href : new URL("manifest.json", bundle.href.replace(/\/?$/, "/")).href;
+  if (options.modelUrl) options.modelUrl = new URL(options.modelUrl, options.pageUrl).href;
+  if (options.tokenizerUrl) options.tokenizerUrl = new URL(options.tokenizerUrl, options.pageUrl).href;
+  const started = performance.now();
+  const [runtimeUrl, manifestBytes] = await Promise.all([loadRuntime(), fetchManifest(state.manifestUrl)]);
+  const retriever = wasm(() => new Retriever(manifestBytes));
+  const manifest = wasm(() => retriever.manifest());
+  state.manifest = manifest;
+  const { chunks, lexical } = manifest.files;
+  await withFiles([fileUrl(chunks), fileUrl(lexical)], "INDEX_UNAVAILABLE", tracker("index", chunks.bytes + lexical.bytes), (c, l) =>
+    retriever.loadLexical(c, l),
+  );
+  state.retriever = retriever;
+  const ms = Math.round(performance.now() - started);
+  progress({ phase: "lexical-ready", loaded: 1, total: 1, ms });
+  prune(runtimeUrl).catch(() => {});
+  if (options.loadModel !== false) loadModel().catch(() => {});
+  return {
+    chunks: manifest.counts.chunks,
+    pages: manifest.counts.pages,
+    fingerprint: manifest.model.fingerprint,
+    formatVersion: manifest.format_version,
+    cache: Boolean(state.cache),
+    ms,
+  };
+}
+
+/** Dense index + model + tokenizer, in the background. Reports `model-failed` or
+ * `hybrid-ready`; may be called again after a failure. */
+function loadModel() {
+  if (state.model) return state.model;
+  state.model = (async () => {
+    const started = performance.now();
+    const { model, files } = state.manifest;
+    const onnxUrl = state.options.modelUrl ?? (model.onnx && fileUrl(model.onnx));
+    const tokenizerUrl = state.options.tokenizerUrl ?? (model.tokenizer && fileUrl(model.tokenizer));
+    if (!onnxUrl || !tokenizerUrl) {
+      throw lectError("MODEL_UNAVAILABLE", "The search index does not carry the model: pass modelUrl and tokenizerUrl to Lectern.open", "NO_MODEL");
+    }
+    const sizeOf = (override, entry) => (override ? 0 : entry?.bytes ?? 0);
+    const total = files.dense.bytes + sizeOf(state.options.modelUrl, model.onnx) + sizeOf(state.options.tokenizerUrl, model.tokenizer);
+    const track = tracker("model", total);
+    const get = (url) => fetchFile(url, "MODEL_UNAVAILABLE", track);
+    const denseUrl = fileUrl(files.dense);
+    let [onnx, tokenizer, dense] = await Promise.all([get(onnxUrl), get(tokenizerUrl), fetchFile(denseUrl, "INDEX_UNAVAILABLE", track)]);
+    const r = state.retriever;
+    try {
+      wasm(() => r.checkModel(onnx.bytes, tokenizer.bytes));
+    } catch (e) {
+      // A stale cached copy of a model served under a fixed URL: fetch it again, once.
+      if (e?.code !== "MODEL_MISMATCH" || !(onnx.fromCache || tokenizer.fromCache)) throw e;
+      await evict([onnx, tokenizer]);
+      [onnx, tokenizer] = await Promise.all([get(onnxUrl), get(tokenizerUrl)]);
+      wasm(() => r.checkModel(onnx.bytes, tokenizer.bytes));
+    }
+    try {
+      wasm(() => r.attachDense(dense.bytes));
+    } catch (e) {
+      if (!(DAMAGED.has(e?.detail) && dense.fromCache)) throw e;
+      await evict([dense]);
+      dense = await fetchFile(denseUrl, "INDEX_UNAVAILABLE", track);
+      wasm(() => r.attachDense(dense.bytes));
+    }
+    progress({ phase: "model-init", loaded: 0, total: 1 });
+    const initStarted = performance.now();
+    wasm(() => r.attachModel(onnx.bytes, tokenizer.bytes));
+    const now = performance.now();
+    progress({ phase: "hybrid-ready", loaded: 1, total: 1, ms: Math.round(now - started), initMs: Math.round(now - initStarted) });
+  })();
+  state.model.catch((e) => {
+    state.model = null; // a later loadModel() retries
+    progress({ phase: "model-failed", loaded: 0, total: 0, error: plain(e) });
+  });
+  return state.model;
+}
+
+function loadShard(shard) {
+  let pending = state.shards.get(shard);
+  if (!pending) {
+    const entry = state.manifest.files.text[shard];
+    pending = withFiles([fileUrl(entry)], "TEXT_UNAVAILABLE", null, (bytes) => state.retriever.attachText(shard, bytes));
+    pending.catch(() => state.shards.delete(shard)); // a later search retries
+    state.shards.set(shard, pending);
+  }
+  return pending;
+}
+
+/** Flattens wasm's hits into SPEC.md's RetrievedChunk. */
+function retrievedChunk(hit) {
+  return { ...hit.chunk, text: hit.text, score: hit.score, scores: { dense: hit.dense, lexical: hit.lexical, fused: hit.fused }, index: hit.index };
+}
+
+async function search(id, msg) {
+  // Let a cancel that is already queued behind this request arrive first.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  if (state.cancelled.delete(id)) throw lectError("ABORTED", "The search was superseded by a newer one", "SUPERSEDED");
+  const r = state.retriever;
+  if (!r) throw lectError("INDEX_UNAVAILABLE", "The search index is not loaded", "NOT_LOADED");
+  const found = wasm(() => (msg.type === "searchSelection" ? r.searchSelection(msg.selection, msg.question, msg.options) : r.search(msg.question, msg.options)));
+  const errors = [];
+  if (found.missing_shards.length) {
+    await Promise.all(found.missing_shards.map((shard) => loadShard(shard).catch((e) => errors.push({ ...plain(e), shard }))));
+    if (state.cancelled.delete(id)) throw lectError("ABORTED", "The search was superseded by a newer one", "SUPERSEDED");
+    for (const hit of found.hits) {
+      if (hit.text === null && !errors.some((e) => e.shard === hit.shard)) hit.text = wasm(() => r.text(hit.index));
+    }
+  }
+  return {
+    mode: found.mode,
+    question: found.question,
+    ...(found.selection !== undefined ? { selection: found.selection } : {}),
+    confidence: found.confidence,
+    mode_used: found.mode_used,
+    chunks_retrieved: found.hits.length,
+    chunks: found.hits.map(retrievedChunk),
+    errors,
+  };
+}
+
+async function handle(msg) {
+  switch (msg.type) {
+    case "open":
+      return open(msg.options);
+    case "search":
+    case "searchSelection":
+      return search(msg.id, msg);
+    case "embed": {
+      const r = state.retriever;
+      if (!r?.hybridReady) throw lectError("MODEL_UNAVAILABLE", "The embedding model is not loaded yet", "NOT_LOADED");
+      const vector = new Float32Array(wasm(() => r.embed(msg.text)));
+      return vector;
+    }
+    case "loadModel":
+      if (!state.retriever) throw lectError("INDEX_UNAVAILABLE", "The search index is not loaded", "NOT_LOADED");
+      await loadModel();
+      return true;
+    case "crashForTesting":
+      // An uncaught error outside any handler: what a real worker failure looks like.
+      setTimeout(() => {
+        throw new Error("worker crash requested by a test");
+      });
+      return new Promise(() => {});
+    default:
+      throw lectError("INTERNAL", `unknown request ${msg.type}`);
+  }
+}
+
+self.onmessage = async (event) => {
+  const msg = event.data;
+  if (msg.type === "cancel") {
+    if (state.active.has(msg.id)) state.cancelled.add(msg.id);
+    return;
+  }
+  state.active.add(msg.id);
+  try {
+    const result = await handle(msg);
+    self.postMessage({ id: msg.id, ok: true, result }, result instanceof Float32Array ? [result.buffer] : []);
+  } catch (e) {
+    self.postMessage({ id: msg.id, ok: false, error: plain(e) });
+  } finally {
+    state.active.delete(msg.id);
+    state.cancelled.delete(msg.id);
+  }
+};

@@ -10,17 +10,8 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {}
 
-#[derive(serde::Deserialize)]
-struct Questions {
-    answerable: Vec<Answerable>,
-    off_topic: Vec<String>,
-}
-
-#[derive(serde::Deserialize)]
-struct Answerable {
-    question: String,
-    chapter_id: String,
-}
+#[path = "../tests/fixtures/calibration/questions.rs"]
+mod questions;
 
 /// Top score of each question, and whether the expected page was among the results.
 struct Run {
@@ -35,7 +26,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     use lectern::search::{HybridSearch, SearchMode, SearchOptions};
 
     let dir = std::env::args().nth(1).ok_or("usage: calibrate <bundle-dir>")?;
-    let questions: Questions = serde_json::from_str(include_str!("../tests/fixtures/calibration/questions.json"))?;
+    let questions = questions::load()?;
     let bundle = load_dir(std::path::Path::new(&dir))?;
     let embedder = ModelFiles::in_dir(&ModelFiles::default_dir(), ModelVariant::Int8).load()?;
     bundle.manifest.check_model(embedder.fingerprint().as_str())?;

@@ -7,20 +7,10 @@ mod support;
 
 use lectern::embed::{cosine, EmbedError, Embedder};
 use support::browser::fetch_bytes;
+use support::reference::{Entry, Reference};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-#[derive(serde::Deserialize)]
-struct Reference {
-    entries: Vec<Entry>,
-}
-
-#[derive(serde::Deserialize)]
-struct Entry {
-    text: String,
-    vector: Option<Vec<f32>>,
-}
 
 #[derive(serde::Deserialize)]
 struct NativeEmbedding {

@@ -52,26 +52,13 @@ fn search_index() -> HybridSearch {
     search
 }
 
-#[derive(serde::Deserialize)]
-struct Questions {
-    answerable: Vec<Answerable>,
-    off_topic: Vec<String>,
-}
-
-#[derive(serde::Deserialize)]
-struct Answerable {
-    question: String,
-    chapter_id: String,
-}
-
-fn questions() -> Questions {
-    serde_json::from_str(include_str!("../../tests/fixtures/calibration/questions.json")).unwrap()
-}
+#[path = "../../tests/fixtures/calibration/questions.rs"]
+mod questions;
 
 #[test]
 fn answerable_questions_find_their_page_and_off_topic_ones_are_refused() {
     let search = search_index();
-    let questions = questions();
+    let questions = questions::load().unwrap();
     for mode in [SearchMode::Hybrid, SearchMode::Lexical] {
         let options = SearchOptions { mode, ..SearchOptions::default() };
         let run = |q: &str| {

@@ -86,6 +86,15 @@ pub fn build_bundle(
     text_shard_bytes: usize,
     progress: impl FnMut(usize, usize),
 ) -> Result<BuildSummary, Box<dyn std::error::Error>> {
+    if report.chunks.is_empty() {
+        return Err(format!(
+            "{} has no text to index ({} pages, {} skipped files or sections; `lectern chunks` lists why)",
+            report.site_dir.display(),
+            report.pages.len(),
+            report.skipped.len()
+        )
+        .into());
+    }
     let previous = PreviousVectors::load(out, embedder.fingerprint());
     let (embedded, stats) = embed_chunks(&report.chunks, embedder, &previous, progress)?;
     let chunks: Vec<BundleChunk> = report

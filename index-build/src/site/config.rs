@@ -487,21 +487,8 @@ fn apply_overrides(config: &mut SiteConfig, overrides: &Overrides) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::fs;
 
-    fn node_available() -> bool {
-        Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success())
-    }
-
-    fn site(files: &[(&str, &str)]) -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
-        for (path, content) in files {
-            let full = dir.path().join(path);
-            fs::create_dir_all(full.parent().unwrap()).unwrap();
-            fs::write(full, content).unwrap();
-        }
-        dir
-    }
+    use crate::site::test_support::{node_available, write_site as site};
 
     const TS_CONFIG: &str = r#"
 import type { Config } from '@docusaurus/types';

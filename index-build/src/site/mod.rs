@@ -28,6 +28,8 @@ pub mod versions;
 mod corpus_tests;
 #[cfg(test)]
 mod site_tests;
+#[cfg(test)]
+mod test_support;
 
 pub use chunker::ChunkSizing;
 pub use config::{DocsInstanceSummary, VersionSummary};

@@ -3,25 +3,12 @@
 
 use super::*;
 use crate::site::config::ConfigSource;
-use std::fs;
 
-fn write_site(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, content) in files {
-        let full = dir.path().join(path);
-        fs::create_dir_all(full.parent().unwrap()).unwrap();
-        fs::write(full, content).unwrap();
-    }
-    dir
-}
+use crate::site::test_support::{node_available, write_site};
 
 /// Tests that do not need Node: the config is read from its text.
 fn no_node() -> Overrides {
     Overrides { skip_node: true, ..Overrides::default() }
-}
-
-fn node_available() -> bool {
-    std::process::Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success())
 }
 
 const PROSE: &str =

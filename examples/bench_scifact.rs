@@ -24,8 +24,7 @@ type BoxResult<T> = Result<T, Box<dyn std::error::Error>>;
 /// Relevance grade of each judged document (by corpus position), per test query.
 type Judged = HashMap<u32, u32>;
 
-/// Documents sent to fusion from each list, as `SearchOptions::default().candidates`: the
-/// recall@100 rows need more than that, so those lists are taken 100 deep.
+/// Depth of the ranked lists that recall@100 is measured on.
 const DEEP: usize = 100;
 
 struct Query {
@@ -120,8 +119,12 @@ fn main() -> BoxResult<()> {
         Ok(search.search(&q.text, Some(&q.vector), options)?.hits.iter().map(|h| h.index).collect())
     };
     let defaults = SearchOptions { k: 10, ..SearchOptions::default() };
-    let mut hybrid =
-        Row::measure("hybrid, RRF with the default options (HybridSearch)", &queries, |q| run(q, &defaults), false)?;
+    let mut hybrid = Row::measure(
+        "hybrid, RRF: HybridSearch, default options (k raised to 10)",
+        &queries,
+        |q| run(q, &defaults),
+        false,
+    )?;
     // HybridSearch returns at most 50 results, so recall@100 fuses the two 100-deep lists
     // directly with the same function and the default weights and k.
     let deep: Vec<f64> = queries

@@ -4,8 +4,9 @@
 #    sentence-transformers encoding the same embed_text strings, in the same run;
 #  - bytes of each bundle file type, per chunk and gzip -9 (static hosts compress).
 # Sites: the sample textbook, and ../shared/corpora/jest (the largest shared corpus) if present.
+# Each side runs BENCH_RUNS times (default 3) and the fastest run counts.
 #
-#   scripts/bench/build.sh
+#   scripts/bench/build.sh [SITE...]        default: www/example ../shared/corpora/jest
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 cd "$LECTERN_ROOT"
 scripts/setup.sh model
@@ -60,9 +61,12 @@ st_model="$(st_model_dir)"
 out="$(mktemp -d "${TMPDIR:-/tmp}/lectern-bench-build.XXXXXX")"
 trap 'rm -rf "$out"' EXIT
 
-sites=(www/example)
-jest="$LECTERN_ROOT/../shared/corpora/jest"
-if [ -d "$jest" ]; then sites+=("$jest"); else echo "build: $jest not found, skipping it" >&2; fi
+sites=("$@")
+if [ ${#sites[@]} -eq 0 ]; then
+  sites=(www/example)
+  jest="$LECTERN_ROOT/../shared/corpora/jest"
+  if [ -d "$jest" ]; then sites+=("$jest"); else echo "build: $jest not found, skipping it" >&2; fi
+fi
 # Best of BENCH_RUNS (default 3), the two sides alternating: other work on the machine can
 # only slow a run down, so the fastest run is the closest to the machine's own speed.
 runs="${BENCH_RUNS:-3}"

@@ -300,14 +300,20 @@ mod tests {
         assert!(matches!(LexicalIndex::from_bytes(&bytes), Err(LexicalError::Corrupt(_))));
     }
 
-    /// Hand-assembles a one-term index whose only postings are `postings`.
-    fn one_term(doc_count: u32, doc_freq: u32, postings: &[u32]) -> Vec<u8> {
+    /// Magic, versions and the default BM25 parameters: the fixed start of every index.
+    fn header_start() -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
         out.extend_from_slice(&TOKENIZER_VERSION.to_le_bytes());
         out.extend_from_slice(&1.2f32.to_le_bytes());
         out.extend_from_slice(&0.75f32.to_le_bytes());
+        out
+    }
+
+    /// Hand-assembles a one-term index whose only postings are `postings`.
+    fn one_term(doc_count: u32, doc_freq: u32, postings: &[u32]) -> Vec<u8> {
+        let mut out = header_start();
         for v in [1, doc_count, 1, doc_freq] {
             write_u32(&mut out, v);
         }
@@ -348,12 +354,7 @@ mod tests {
 
     #[test]
     fn huge_counts_fail_before_allocating() {
-        let mut out = Vec::new();
-        out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        out.extend_from_slice(&TOKENIZER_VERSION.to_le_bytes());
-        out.extend_from_slice(&1.2f32.to_le_bytes());
-        out.extend_from_slice(&0.75f32.to_le_bytes());
+        let mut out = header_start();
         write_u32(&mut out, 1);
         write_u64(&mut out, u64::MAX); // documents
         write_u64(&mut out, u64::MAX); // terms

@@ -1,16 +1,20 @@
 //! Retrieval over a loaded bundle: hybrid dense + lexical search, fusion, confidence.
 
+//! Without the `retrieval` feature only the confidence levels and fusion remain (the chat
+//! layer rates and cites what the worker retrieved).
+
 mod confidence;
 mod fusion;
+#[cfg(feature = "retrieval")]
 mod hybrid;
 
 pub use confidence::{Confidence, ConfidenceCutoffs};
 pub use fusion::{reciprocal_rank_fusion, RankedList};
+#[cfg(feature = "retrieval")]
 pub use hybrid::{Hit, HybridSearch, SearchMode, SearchOptions, SearchResults};
 
-use thiserror::Error;
-
-#[derive(Debug, Error)]
+#[cfg(feature = "retrieval")]
+#[derive(Debug, thiserror::Error)]
 pub enum SearchError {
     #[error("invalid search options: {0}")]
     InvalidOptions(String),

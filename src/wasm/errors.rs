@@ -2,18 +2,20 @@
 //! (SPEC.md §3), with a `suggestion` a reader can act on and, where the core says more, a
 //! `detail` naming the exact cause. JS code branches on `code`, never on the message.
 
+#[cfg(feature = "retrieval")]
 use crate::bundle::BundleError;
+#[cfg(feature = "chat")]
+use crate::chat::ChatError;
+#[cfg(feature = "retrieval")]
 use crate::embed::EmbedError;
+use crate::query::Invalid;
+#[cfg(feature = "retrieval")]
 use crate::search::SearchError;
 use wasm_bindgen::prelude::*;
 
 /// Stable error codes. The JS layer adds `ABORTED`, `WORKER_CRASHED` and `NETWORK_ERROR`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Code {
-    EmptyQuestion,
-    QuestionTooLong,
-    SelectionTooShort,
-    SelectionTooLong,
     InvalidOptions,
     InvalidArgument,
     /// The index (manifest, chunk metadata, lexical or dense file) is missing, corrupt or
@@ -30,10 +32,6 @@ pub enum Code {
 impl Code {
     pub fn as_str(self) -> &'static str {
         match self {
-            Code::EmptyQuestion => "EMPTY_QUESTION",
-            Code::QuestionTooLong => "QUESTION_TOO_LONG",
-            Code::SelectionTooShort => "SELECTION_TOO_SHORT",
-            Code::SelectionTooLong => "SELECTION_TOO_LONG",
             Code::InvalidOptions => "INVALID_OPTIONS",
             Code::InvalidArgument => "INVALID_ARGUMENT",
             Code::IndexUnavailable => "INDEX_UNAVAILABLE",
@@ -45,10 +43,6 @@ impl Code {
 
     fn suggestion(self) -> &'static str {
         match self {
-            Code::EmptyQuestion => "Type a question about the textbook.",
-            Code::QuestionTooLong => "Shorten the question to at most 1000 characters.",
-            Code::SelectionTooShort => "Select at least 10 characters of text.",
-            Code::SelectionTooLong => "Select at most 5000 characters of text.",
             Code::InvalidOptions | Code::InvalidArgument => "Check the arguments against the documented API.",
             Code::IndexUnavailable => "Reload the page; if it persists, the site's search index needs rebuilding.",
             Code::ModelUnavailable | Code::ModelMismatch => {
@@ -61,22 +55,43 @@ impl Code {
 
 /// Builds the JS error for `code` with `message`; `detail` names the exact cause.
 pub fn js_error(code: Code, message: impl std::fmt::Display, detail: Option<&str>) -> JsError {
-    let error = JsError::new(&message.to_string());
+    coded_error(code.as_str(), &message.to_string(), code.suggestion(), detail)
+}
+
+/// A query the reader must change (SPEC.md's validation messages and codes).
+pub fn invalid_error(reason: Invalid) -> JsError {
+    coded_error(reason.code(), &reason.message(), &reason.suggestion(), None)
+}
+
+#[cfg(feature = "chat")]
+/// A chat failure; `retryable` tells the UI whether to offer a retry.
+pub fn chat_error(err: &ChatError) -> JsError {
+    let error = coded_error(err.code.as_str(), &err.message, &err.suggestion, err.detail.as_deref());
+    let value: JsValue = error.clone().into();
+    let _ = js_sys::Reflect::set(&value, &"retryable".into(), &err.retryable.into());
+    error
+}
+
+/// The one error shape: `name` and `code` set to the stable code, plus `suggestion` and
+/// `detail`.
+fn coded_error(code: &str, message: &str, suggestion: &str, detail: Option<&str>) -> JsError {
+    let error = JsError::new(message);
     // A clone refers to the same JS object, so setting properties on it marks `error`.
     let value: JsValue = error.clone().into();
     // Setting a property of a fresh Error object cannot fail; the Results carry nothing.
     let set = |key: &str, v: JsValue| {
         let _ = js_sys::Reflect::set(&value, &key.into(), &v);
     };
-    set("name", code.as_str().into());
-    set("code", code.as_str().into());
-    set("suggestion", code.suggestion().into());
+    set("name", code.into());
+    set("code", code.into());
+    set("suggestion", suggestion.into());
     if let Some(detail) = detail {
         set("detail", detail.into());
     }
     error
 }
 
+#[cfg(feature = "retrieval")]
 /// A bundle error while loading `what` (index files, the model files or a text shard).
 pub fn bundle_error(what: Code, err: BundleError) -> JsError {
     let detail = match &err {
@@ -92,9 +107,10 @@ pub fn bundle_error(what: Code, err: BundleError) -> JsError {
     js_error(what, err, Some(detail))
 }
 
+#[cfg(feature = "retrieval")]
 pub fn embed_error(err: EmbedError) -> JsError {
     match err {
-        EmbedError::EmptyText => js_error(Code::EmptyQuestion, "Please enter a question", None),
+        EmbedError::EmptyText => invalid_error(Invalid::EmptyQuestion),
         EmbedError::ModelInvalid(_) | EmbedError::UnsupportedInput(_) | EmbedError::WrongDimension { .. } => {
             js_error(Code::ModelUnavailable, err, Some("MODEL_INVALID"))
         }
@@ -103,6 +119,7 @@ pub fn embed_error(err: EmbedError) -> JsError {
     }
 }
 
+#[cfg(feature = "retrieval")]
 pub fn search_error(err: SearchError) -> JsError {
     match err {
         SearchError::InvalidOptions(_) => js_error(Code::InvalidOptions, err, None),

@@ -3,10 +3,11 @@
 //! dense index and the model (hybrid search), and chunk text shard by shard as results need
 //! it. The caller fetches; this only verifies, parses and searches.
 
-use super::errors::{bundle_error, embed_error, js_error, search_error, Code};
-use super::query::{self, Invalid};
+use super::convert::{from_js, to_js};
+use super::errors::{bundle_error, embed_error, invalid_error, js_error, search_error, Code};
 use crate::bundle::{BundleReader, ChunkMeta};
 use crate::embed::{self, ModelFingerprint};
+use crate::query;
 use crate::search::{Confidence, ConfidenceCutoffs, HybridSearch, SearchMode, SearchOptions};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
@@ -103,7 +104,7 @@ impl Retriever {
         question: &str,
         #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
     ) -> Result<JsValue, JsError> {
-        let question = query::question(question).map_err(invalid)?;
+        let question = query::question(question).map_err(invalid_error)?;
         let options: JsSearchOptions = from_js(options)?;
         let results = self.run(question, &options)?;
         to_js(&results.with_mode("global", None))
@@ -119,8 +120,8 @@ impl Retriever {
         question: &str,
         #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
     ) -> Result<JsValue, JsError> {
-        let selection = query::selection(selection).map_err(invalid)?;
-        let question = query::question(question).map_err(invalid)?;
+        let selection = query::selection(selection).map_err(invalid_error)?;
+        let question = query::question(question).map_err(invalid_error)?;
         let options: JsSearchOptions = from_js(options)?;
         if options.selection_only {
             let empty =
@@ -322,16 +323,6 @@ struct JsHit<'a> {
     text: Option<&'a str>,
 }
 
-fn invalid(reason: Invalid) -> JsError {
-    let code = match reason {
-        Invalid::EmptyQuestion => Code::EmptyQuestion,
-        Invalid::QuestionTooLong => Code::QuestionTooLong,
-        Invalid::SelectionTooShort => Code::SelectionTooShort,
-        Invalid::SelectionTooLong => Code::SelectionTooLong,
-    };
-    js_error(code, reason.message(), None)
-}
-
 fn not_loaded() -> JsError {
     js_error(Code::IndexUnavailable, "the search index is not loaded yet", Some("NOT_LOADED"))
 }
@@ -342,22 +333,4 @@ fn model_not_loaded() -> JsError {
 
 fn no_chunk(chunk: usize) -> JsError {
     js_error(Code::InvalidArgument, format!("no chunk {chunk} in this index"), None)
-}
-
-/// Serialises through JSON (no serde-wasm-bindgen dependency): fine for the few KB a
-/// search result is.
-fn to_js(value: &impl Serialize) -> Result<JsValue, JsError> {
-    let json = serde_json::to_string(value)
-        .map_err(|e| js_error(Code::InvalidArgument, format!("serialising the result failed: {e}"), None))?;
-    js_sys::JSON::parse(&json).map_err(|_| js_error(Code::InvalidArgument, "JSON.parse of a result failed", None))
-}
-
-fn from_js<T: Default + for<'de> Deserialize<'de>>(value: JsValue) -> Result<T, JsError> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(T::default());
-    }
-    let bad = |m: String| js_error(Code::InvalidOptions, format!("invalid search options: {m}"), None);
-    let json = js_sys::JSON::stringify(&value).map_err(|_| bad("not JSON-serialisable".into()))?;
-    let json = json.as_string().ok_or_else(|| bad("not an object".into()))?;
-    serde_json::from_str(&json).map_err(|e| bad(e.to_string()))
 }

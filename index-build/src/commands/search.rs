@@ -63,9 +63,8 @@ struct ResultLine<'a> {
 }
 
 pub fn run(args: SearchArgs) -> CommandResult {
-    if args.question.trim().is_empty() {
-        return Err("the question is empty".into());
-    }
+    // The browser's rules (SPEC.md's limits and messages), so both answer the same questions.
+    let question = lectern::query::question(&args.question)?;
     let bundle = load_dir(&args.index).map_err(|e| format!("{}: {e}", args.index.display()))?;
     let mode = match args.mode {
         ModeArg::Dense => SearchMode::Dense,
@@ -77,7 +76,7 @@ pub fn run(args: SearchArgs) -> CommandResult {
         _ => {
             let embedder = load_embedder(&bundle, &args.index, &args.model_dir)?;
             bundle.manifest.check_model(embedder.fingerprint().as_str())?;
-            Some(embedder.embed(&args.question)?)
+            Some(embedder.embed(question)?)
         }
     };
     let LoadedBundle { chunks, lexical, dense, texts, .. } = bundle;
@@ -91,7 +90,7 @@ pub fn run(args: SearchArgs) -> CommandResult {
         min_score: args.min_score,
         ..SearchOptions::default()
     };
-    let results = search.search(&args.question, query_vector.as_deref(), &options)?;
+    let results = search.search(question, query_vector.as_deref(), &options)?;
     let lines: Vec<ResultLine<'_>> = results
         .hits
         .iter()

@@ -1,0 +1,31 @@
+//! The conversation and generation rules of SPEC.md §2–3, with no I/O: what is stored, what
+//! the LLM is sent, how its stream is read, when to refuse and what to answer without an LLM.
+//! The wasm facade supplies the clock, randomness, storage and network.
+
+mod config;
+mod conversation;
+mod error;
+mod extractive;
+mod ids;
+mod persona;
+mod plan;
+mod prompt;
+mod sources;
+mod stream;
+
+pub use config::{ChatConfig, DEFAULT_SLOW_AFTER_MS, DEFAULT_STORAGE_KEY, DEFAULT_TIMEOUT_MS};
+pub use conversation::{
+    AnswerKind, Conversation, Message, MessageError, MessageStatus, Role, StoredConversation, HISTORY_FOR_LLM,
+    MAX_CONTENT_CHARS, MAX_MESSAGES, STORAGE_FORMAT_VERSION,
+};
+pub use error::{ChatError, ChatErrorCode};
+pub use extractive::extractive_answer;
+pub use extractive::EXCERPTS_HEADING;
+pub use ids::{iso8601, uuid_v4};
+pub use persona::Persona;
+pub use plan::{
+    finish_answer, plan, Ask, Plan, Retrieval, EMPTY_ANSWER_MESSAGE, REFUSAL_MESSAGE, REFUSAL_SUGGESTION, SLOW_MESSAGE,
+};
+pub use prompt::{build_prompt, request_body, ChatTurn};
+pub use sources::{number_sources, NumberedSource, RetrievedChunk, SiteOrigins, SourceReference, MAX_SOURCES};
+pub use stream::{CompletionStream, StreamStep};

@@ -1,0 +1,77 @@
+//! SPEC.md §2's personas: prompt modifiers a reader picks. `General` adds nothing.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Persona {
+    #[default]
+    General,
+    Beginner,
+    SoftwareEngineer,
+    RoboticsStudent,
+    AiResearcher,
+}
+
+impl Persona {
+    /// SPEC.md's four, in its order (`General` is the default and not listed).
+    pub const SPEC: [Persona; 4] =
+        [Persona::Beginner, Persona::SoftwareEngineer, Persona::RoboticsStudent, Persona::AiResearcher];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Persona::General => "general",
+            Persona::Beginner => "beginner",
+            Persona::SoftwareEngineer => "software_engineer",
+            Persona::RoboticsStudent => "robotics_student",
+            Persona::AiResearcher => "ai_researcher",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Persona::General => "General",
+            Persona::Beginner => "Beginner",
+            Persona::SoftwareEngineer => "Software Engineer",
+            Persona::RoboticsStudent => "Robotics Student",
+            Persona::AiResearcher => "AI Researcher",
+        }
+    }
+
+    /// The text added to the system prompt (SPEC.md §2, verbatim).
+    pub fn modifier(self) -> Option<&'static str> {
+        match self {
+            Persona::General => None,
+            Persona::Beginner => Some("Explain concepts from first principles. Avoid jargon. Use simple analogies."),
+            Persona::SoftwareEngineer => {
+                Some("Use programming analogies. Assume familiarity with code, APIs, and software patterns.")
+            }
+            Persona::RoboticsStudent => {
+                Some("Assume knowledge of kinematics and control theory. Focus on AI integration aspects.")
+            }
+            Persona::AiResearcher => {
+                Some("Assume deep AI/ML knowledge. Focus on robotics-specific applications and challenges.")
+            }
+        }
+    }
+
+    /// The persona with this id; an unknown id is an error the caller reports.
+    pub fn from_id(id: &str) -> Option<Persona> {
+        std::iter::once(Persona::General).chain(Persona::SPEC).find(|p| p.id() == id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_round_trip_and_serde_uses_them() {
+        for p in std::iter::once(Persona::General).chain(Persona::SPEC) {
+            assert_eq!(Persona::from_id(p.id()), Some(p));
+            assert_eq!(serde_json::to_string(&p).ok(), Some(format!("\"{}\"", p.id())));
+        }
+        assert_eq!(Persona::from_id("pirate"), None);
+        assert_eq!(Persona::General.modifier(), None);
+    }
+}

@@ -1,0 +1,164 @@
+//! What the answer cites: the retrieved sections, numbered [1]…[5] in the order retrieval
+//! ranked them, each once (the parts of one long section share one number), and only if
+//! their URL belongs to this site (SPEC.md §3).
+
+use serde::{Deserialize, Serialize};
+
+/// At most this many sources per answer (SPEC.md §2).
+pub const MAX_SOURCES: usize = 5;
+
+/// A retrieved chunk as the retrieval API returns it (SPEC.md's RetrievedChunk; fields
+/// the chat does not use are ignored).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct RetrievedChunk {
+    pub chunk_id: String,
+    pub url: String,
+    #[serde(default)]
+    pub heading_path: Vec<String>,
+    #[serde(default)]
+    pub chapter_title: String,
+    #[serde(default)]
+    pub section_title: String,
+    #[serde(default)]
+    pub module: String,
+    /// None when its text could not be loaded.
+    #[serde(default)]
+    pub text: Option<String>,
+    pub score: f32,
+}
+
+/// A numbered source of an answer (SPEC.md's SourceReference plus its number and path).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SourceReference {
+    pub n: usize,
+    pub chapter_title: String,
+    pub section_title: String,
+    pub module: String,
+    pub url: String,
+    pub score: f32,
+    pub heading_path: Vec<String>,
+}
+
+/// A numbered source with the text the LLM (or the excerpt picker) reads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NumberedSource {
+    pub reference: SourceReference,
+    pub text: String,
+}
+
+/// Which URLs belong to the site: site-relative paths, and absolute URLs of these origins.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SiteOrigins(Vec<String>);
+
+impl SiteOrigins {
+    /// `origins` like "https://docs.example.org" (any path or trailing slash is ignored).
+    pub fn new<S: AsRef<str>>(origins: &[S]) -> SiteOrigins {
+        SiteOrigins(origins.iter().filter_map(|o| origin_of(o.as_ref())).collect())
+    }
+
+    pub fn allows(&self, url: &str) -> bool {
+        let url = url.trim();
+        if url.starts_with('/') && !url.starts_with("//") && !url.starts_with("/\\") {
+            return true;
+        }
+        origin_of(url).is_some_and(|origin| self.0.contains(&origin))
+    }
+}
+
+/// `scheme://host[:port]`, lower-cased, for http(s) URLs only.
+fn origin_of(url: &str) -> Option<String> {
+    let lower = url.trim().to_ascii_lowercase();
+    let (scheme, rest) = lower.split_once("://")?;
+    if scheme != "http" && scheme != "https" {
+        return None;
+    }
+    let authority = rest.split(['/', '?', '#']).next()?;
+    (!authority.is_empty() && !authority.contains('@')).then(|| format!("{scheme}://{authority}"))
+}
+
+/// Numbers the chunks that may be cited: this site's URLs, text present, one number per
+/// URL (a section's parts are joined in retrieval order), at most [`MAX_SOURCES`].
+pub fn number_sources(chunks: &[RetrievedChunk], site: &SiteOrigins) -> Vec<NumberedSource> {
+    let mut sources: Vec<NumberedSource> = Vec::new();
+    for chunk in chunks {
+        let Some(text) = chunk.text.as_deref().map(str::trim).filter(|t| !t.is_empty()) else { continue };
+        if !site.allows(&chunk.url) {
+            continue;
+        }
+        if let Some(same) = sources.iter_mut().find(|s| s.reference.url == chunk.url) {
+            same.text.push_str("\n\n");
+            same.text.push_str(text);
+            continue;
+        }
+        if sources.len() == MAX_SOURCES {
+            continue;
+        }
+        sources.push(NumberedSource {
+            reference: SourceReference {
+                n: sources.len() + 1,
+                chapter_title: chunk.chapter_title.clone(),
+                section_title: chunk.section_title.clone(),
+                module: chunk.module.clone(),
+                url: chunk.url.clone(),
+                score: chunk.score.clamp(0.0, 1.0),
+                heading_path: chunk.heading_path.clone(),
+            },
+            text: text.to_string(),
+        });
+    }
+    sources
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub(crate) fn chunk(id: &str, url: &str, text: &str, score: f32) -> RetrievedChunk {
+        RetrievedChunk {
+            chunk_id: id.into(),
+            url: url.into(),
+            heading_path: vec!["Chapter".into(), format!("Section {id}")],
+            chapter_title: "Chapter".into(),
+            section_title: format!("Section {id}"),
+            module: "Module".into(),
+            text: Some(text.into()),
+            score,
+        }
+    }
+
+    #[test]
+    fn site_urls_only() {
+        let site = SiteOrigins::new(&["https://docs.example.org/"]);
+        assert!(site.allows("/docs/intro#setup"));
+        assert!(site.allows("https://DOCS.example.org/docs/x"));
+        for foreign in [
+            "https://evil.example/docs",
+            "//evil.example/x",
+            "javascript:alert(1)",
+            "data:text/html,x",
+            "https://docs.example.org@evil.example/",
+            "docs/relative",
+        ] {
+            assert!(!site.allows(foreign), "{foreign}");
+        }
+    }
+
+    #[test]
+    fn one_number_per_section_at_most_five_foreign_and_empty_dropped() {
+        let mut chunks = vec![
+            chunk("a", "/a#x", "first part", 0.9),
+            chunk("b", "https://evil.example/b", "foreign", 0.8),
+            chunk("a2", "/a#x", "second part", 0.7),
+            chunk("c", "/c", "  ", 0.6),
+        ];
+        for i in 0..7 {
+            chunks.push(chunk(&format!("d{i}"), &format!("/d{i}"), "text", 0.5));
+        }
+        let sources = number_sources(&chunks, &SiteOrigins::default());
+        assert_eq!(sources.len(), MAX_SOURCES);
+        assert_eq!(sources[0].text, "first part\n\nsecond part");
+        assert_eq!(sources[0].reference.n, 1);
+        assert_eq!(sources[1].reference.url, "/d0");
+        assert_eq!(sources[4].reference.n, 5);
+    }
+}

@@ -12,6 +12,8 @@ step "format and lints"
 cargo fmt --all -- --check
 cargo clippy --release --workspace --all-targets -- -D warnings
 cargo clippy --release --target wasm32-unknown-unknown -p lectern --all-targets -- -D warnings
+# The page's chat module is the same crate with other features.
+cargo clippy --release --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features chat -- -D warnings
 
 step "native tests"
 cargo build --release --workspace

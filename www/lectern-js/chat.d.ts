@@ -1,0 +1,208 @@
+// Types of Lectern's chat API (chat.js): the conversation (sessionStorage) and streamed
+// generation from an OpenAI-compatible endpoint, over the retrieval API (index.js).
+// The chat layer runs in a small wasm module on the page's thread (lectern_chat_bg.*.wasm,
+// no model inside); retrieval stays in the worker.
+import type { Confidence, Lectern, LecternErrorInit } from "./index.js";
+
+export type PersonaId = "beginner" | "software_engineer" | "robotics_student" | "ai_researcher";
+
+export interface Persona {
+  id: PersonaId;
+  name: string;
+  /** Added to the system prompt (SPEC.md §2). */
+  modifier: string;
+}
+
+/** SPEC.md's four personas. "general" (no modifier) is the default and is not listed. */
+export declare const PERSONAS: readonly Persona[];
+
+/** SPEC.md §3's fixed texts. */
+export declare const REFUSAL_MESSAGE: "I couldn't find information about this topic in the textbook.";
+export declare const REFUSAL_SUGGESTION: "Try rephrasing your question or asking about a different topic.";
+export declare const EMPTY_ANSWER_MESSAGE: "I couldn't generate a response. Please try again.";
+export declare const SLOW_MESSAGE: "Response is taking longer than expected…";
+
+/** A numbered source of an answer: [n] in the answer text links to `url`. */
+export interface SourceReference {
+  /** The number the answer cites it by ([1], [2], …). */
+  n: number;
+  chapter_title: string;
+  section_title: string;
+  module: string;
+  /** This site's URL of the section, with its #anchor. Other sites' URLs are dropped. */
+  url: string;
+  /** Relevance, 0–1. */
+  score: number;
+  heading_path: string[];
+}
+
+export type ChatErrorCode =
+  | "EMPTY_QUESTION"
+  | "QUESTION_TOO_LONG"
+  | "SELECTION_TOO_SHORT"
+  | "SELECTION_TOO_LONG"
+  | "RATE_LIMITED"
+  | "INDEX_UNAVAILABLE"
+  | "MODEL_UNAVAILABLE"
+  | "LLM_UNAVAILABLE" // network error, HTTP 4xx/5xx, 429 (detail: "HTTP_429", "NETWORK", …)
+  | "LLM_TIMEOUT" // no first token within `timeoutMs`
+  | "LLM_BAD_RESPONSE" // malformed event, stream cut before [DONE]
+  | "INVALID_CONFIG" // e.g. an API key in the client config, an unknown persona
+  | "INVALID_ARGUMENT" // retry() with nothing to retry
+  | "ABORTED"
+  | "INTERNAL";
+
+/** How an assistant message was produced: by the LLM, as excerpts of the best sections (no
+ * endpoint, or it was unreachable: then `error` says why), or SPEC.md's refusal. */
+export type AnswerKind = "llm" | "extractive" | "refusal";
+
+export type MessageStatus = "complete" | "stopped" | "error";
+
+/** SPEC.md's Message, plus what the UI needs to redraw it after a reload. */
+export interface Message {
+  /** UUID v4. */
+  id: string;
+  role: "user" | "assistant";
+  /** ≤ 4000 characters (longer answers are cut with "…"). */
+  content: string;
+  /** ISO 8601. */
+  timestamp: string;
+  /** user: the mode asked in and, in selected mode, the selection. */
+  mode?: "global" | "selected";
+  selection?: string;
+  persona?: PersonaId | "general";
+  /** assistant only. */
+  sources?: SourceReference[];
+  confidence?: Confidence;
+  kind?: AnswerKind;
+  status?: MessageStatus;
+  /** assistant with status "error": what failed; the partial answer stays in `content`. */
+  error?: { code: ChatErrorCode; message: string; suggestion: string; detail?: string };
+}
+
+export interface Conversation {
+  /** UUID v4. */
+  id: string;
+  /** At most 50; the oldest go first. */
+  messages: Message[];
+  createdAt: string;
+  lastActivityAt: string;
+}
+
+/** SPEC.md's Response. */
+export interface ChatResponse {
+  answer: string;
+  sources: SourceReference[];
+  confidence: Confidence;
+  mode_used: "global" | "selected";
+  chunks_retrieved: number;
+  kind: AnswerKind;
+  status: MessageStatus;
+  /** kind "refusal": SPEC.md's suggestion (REFUSAL_SUGGESTION). */
+  suggestion?: string;
+  /** The assistant message as stored. */
+  message: Message;
+}
+
+/** Events of one ask(), in order: status* → sources? → token* → (done | error). */
+export type ChatEvent =
+  | { type: "status"; state: "retrieving" | "generating" | "slow"; message?: string }
+  | { type: "sources"; citations: SourceReference[] }
+  | { type: "token"; content: string }
+  | { type: "done"; response: ChatResponse }
+  | {
+      type: "error";
+      code: ChatErrorCode;
+      message: string;
+      suggestion: string;
+      detail?: string;
+      /** Whether retry() may help (true for LLM faults, false for validation). */
+      retryable: boolean;
+      /** The partial answer kept in the conversation, if any. */
+      partial?: string;
+    }
+  | {
+      /** HISTORY_NOT_KEPT: storage is disabled or full, the conversation lives in memory only
+       * (told once). HISTORY_RESET: the stored conversation was unreadable and a new one
+       * started. LLM_UNAVAILABLE: the endpoint could not be reached, the answer is excerpts. */
+      type: "notice";
+      code: "HISTORY_NOT_KEPT" | "HISTORY_RESET" | "LLM_UNAVAILABLE";
+      message: string;
+    };
+
+export interface ChatOptions {
+  /** The retrieval API (Lectern.open()). */
+  lectern: Lectern;
+  /** OpenAI-compatible chat-completions URL (your keyless proxy). Absent or null: answers
+   * are extractive excerpts of the best sections. */
+  endpoint?: string | null;
+  /** Extra non-secret request headers. A header that looks like a secret (Authorization,
+   * api-key, x-api-key, …) is refused with INVALID_CONFIG. */
+  headers?: Record<string, string>;
+  /** The `model` field sent to the endpoint (default: none; the proxy chooses). */
+  model?: string;
+  maxTokens?: number;
+  temperature?: number;
+  /** "Response is taking longer than expected…" after this (default 5000 ms). */
+  slowAfterMs?: number;
+  /** Abort with LLM_TIMEOUT when no first token came within this (default 30000 ms). */
+  timeoutMs?: number;
+  /** Sections retrieved per question (default 5, at most 5 are cited). */
+  k?: number;
+  /** Selected mode: the selection is the only context (nothing retrieved). */
+  selectionOnly?: boolean;
+  /** sessionStorage key (default "lectern:conversation:v1"). */
+  storageKey?: string;
+  /** Only these origins' URLs may be sources (default: the page's origin). */
+  siteOrigins?: string[];
+}
+
+export interface AskRequest {
+  question: string;
+  /** Default "global"; "selected" needs `selection` (10–5000 characters). */
+  mode?: "global" | "selected";
+  selection?: string;
+  persona?: PersonaId | "general";
+}
+
+export interface AskOptions {
+  onEvent?: (event: ChatEvent) => void;
+  /** Aborting stops the stream; the partial answer stays (status "stopped"). */
+  signal?: AbortSignal;
+}
+
+/** What ask() rejects with: a LecternError whose code is a ChatErrorCode. */
+export interface ChatError extends Error {
+  code: ChatErrorCode;
+  suggestion: string;
+  detail?: string;
+  /** Whether retry() may help. */
+  retryable?: boolean;
+  /** The part of the answer that arrived before the fault (kept in the conversation). */
+  partial?: string;
+}
+
+export declare class LecternChat {
+  static create(options: ChatOptions): Promise<LecternChat>;
+  /** A copy of the conversation as stored. */
+  readonly conversation: Conversation;
+  /** The one-time "history will not be kept" message when storage failed, else null. */
+  readonly storageNotice: string | null;
+  /**
+   * Validates (SPEC.md limits, 1 request per 2 s), retrieves, refuses at confidence "none"
+   * without calling the LLM, else streams the answer. Resolves with the answer (also when
+   * stopped, and with excerpts when the endpoint is unreachable); rejects with a ChatError on
+   * validation errors (nothing stored) and on generation faults (question and partial answer
+   * stored, status "error"). A newer ask() stops an older one.
+   */
+  ask(request: AskRequest, options?: AskOptions): Promise<ChatResponse>;
+  /** Asks the last question again after an error or a stop; that exchange is replaced. */
+  retry(options?: AskOptions): Promise<ChatResponse>;
+  /** Stops the current answer, keeping what has arrived. */
+  stop(): void;
+  /** Clears the conversation (and its stored copy). */
+  newConversation(): void;
+}
+
+export default LecternChat;
+export type { LecternErrorInit };

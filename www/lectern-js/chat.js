@@ -1,0 +1,163 @@
+// Lectern's chat API: the conversation (sessionStorage, per tab) and answers streamed from
+// an OpenAI-compatible endpoint, over the retrieval API (index.js).
+//
+//   const lectern = await Lectern.open({ bundleUrl: "/lectern/" });
+//   const chat = await LecternChat.create({ lectern, endpoint: "https://proxy.example/v1/chat/completions" });
+//   await chat.ask({ question: "How do ROS 2 nodes discover each other?" }, { onEvent });
+//
+// The rules (validation, refusal, prompt, stream parsing, storage) run in a small wasm
+// module on this thread (lectern_chat_bg.*.wasm, no model inside); retrieval runs in the
+// worker. This file only sequences the two.
+
+import initChat, { Chat } from "./lectern_chat.js";
+import { CHAT_WASM_FILE } from "./wasm-file.js";
+import { LecternError } from "./index.js";
+
+export const PERSONAS = Object.freeze([
+  { id: "beginner", name: "Beginner", modifier: "Explain concepts from first principles. Avoid jargon. Use simple analogies." },
+  { id: "software_engineer", name: "Software Engineer", modifier: "Use programming analogies. Assume familiarity with code, APIs, and software patterns." },
+  { id: "robotics_student", name: "Robotics Student", modifier: "Assume knowledge of kinematics and control theory. Focus on AI integration aspects." },
+  { id: "ai_researcher", name: "AI Researcher", modifier: "Assume deep AI/ML knowledge. Focus on robotics-specific applications and challenges." },
+]);
+
+export const REFUSAL_MESSAGE = "I couldn't find information about this topic in the textbook.";
+export const REFUSAL_SUGGESTION = "Try rephrasing your question or asking about a different topic.";
+export const EMPTY_ANSWER_MESSAGE = "I couldn't generate a response. Please try again.";
+export const SLOW_MESSAGE = "Response is taking longer than expected…";
+
+/** Sections retrieved per question by default (at most 5 are cited). */
+const DEFAULT_K = 5;
+
+let runtime = null;
+/** Compiles the chat module once per page. */
+function loadRuntime() {
+  runtime ??= initChat({ module_or_path: new URL(`./${CHAT_WASM_FILE}`, import.meta.url) }).catch((e) => {
+    runtime = null;
+    throw new LecternError({ code: "INTERNAL", message: `the chat module failed to load: ${e?.message ?? e}`, suggestion: "Reload the page." });
+  });
+  return runtime;
+}
+
+/** A facade error (a JS Error with code, suggestion, detail) as a LecternError. */
+function toLecternError(e) {
+  if (e instanceof LecternError) return e;
+  const code = typeof e?.code === "string" ? e.code : "INTERNAL";
+  const error = new LecternError({ code, message: e?.message ?? String(e), suggestion: e?.suggestion, detail: e?.detail });
+  if (typeof e?.retryable === "boolean") error.retryable = e.retryable;
+  if (typeof e?.partial === "string") error.partial = e.partial;
+  return error;
+}
+
+export class LecternChat {
+  /** Loads the chat module and this tab's conversation. Rejects with INVALID_CONFIG when the
+   * options are wrong or carry a secret. */
+  static async create(options) {
+    const { lectern, k = DEFAULT_K, ...config } = options ?? {};
+    if (!lectern || typeof lectern.search !== "function") {
+      throw new LecternError({ code: "INVALID_CONFIG", message: "LecternChat.create needs the retrieval API: { lectern: await Lectern.open(…) }" });
+    }
+    if (!Number.isInteger(k) || k < 1 || k > 50) {
+      throw new LecternError({ code: "INVALID_CONFIG", message: `k must be an integer from 1 to 50, not ${k}` });
+    }
+    await loadRuntime();
+    const siteOrigins = config.siteOrigins ?? (globalThis.location ? [globalThis.location.origin] : []);
+    try {
+      return new LecternChat(lectern, new Chat({ ...config, siteOrigins }), k, config.selectionOnly === true);
+    } catch (e) {
+      throw toLecternError(e);
+    }
+  }
+
+  #lectern;
+  #chat;
+  #k;
+  #selectionOnly;
+  #search = null;
+
+  constructor(lectern, chat, k, selectionOnly) {
+    this.#lectern = lectern;
+    this.#chat = chat;
+    this.#k = k;
+    this.#selectionOnly = selectionOnly;
+  }
+
+  get conversation() {
+    return this.#chat.conversation();
+  }
+
+  get storageNotice() {
+    return this.#chat.storageNotice ?? null;
+  }
+
+  async ask(request, options = {}) {
+    return this.#ask(request ?? {}, options, false);
+  }
+
+  /** Asks the last question again after an error or a stop (that exchange is replaced). */
+  async retry(options = {}) {
+    const request = this.#chat.unfinishedQuestion();
+    if (!request) throw new LecternError({ code: "INVALID_ARGUMENT", message: "There is no unanswered question to retry." });
+    return this.#ask(request, options, true);
+  }
+
+  async #ask(request, { onEvent, signal } = {}, replacing) {
+    const emit = (event) => {
+      try {
+        onEvent?.(event);
+      } catch (e) {
+        console.error("Lectern: onEvent threw", e);
+      }
+    };
+    let valid;
+    try {
+      valid = this.#chat.validate(request);
+    } catch (e) {
+      const error = toLecternError(e);
+      emit({ type: "error", code: error.code, message: error.message, suggestion: error.suggestion, retryable: false });
+      throw error;
+    }
+    // One answer at a time: a newer question stops the older one (its partial answer stays).
+    this.stop();
+    // Only a question that passed validation replaces the unfinished exchange.
+    if (replacing) this.#chat.dropUnfinished();
+    const search = new AbortController();
+    this.#search = search;
+    const onAbort = () => {
+      search.abort();
+      this.#chat.stop();
+    };
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      emit({ type: "status", state: "retrieving" });
+      let retrieval = null;
+      let retrievalError = null;
+      try {
+        retrieval =
+          valid.mode === "selected"
+            ? await this.#lectern.searchSelection(valid.selection, valid.question, { k: this.#k, selectionOnly: this.#selectionOnly, signal: search.signal })
+            : await this.#lectern.search(valid.question, { k: this.#k, signal: search.signal });
+      } catch (e) {
+        retrievalError = { code: e?.code ?? "INDEX_UNAVAILABLE", message: e?.message ?? String(e), detail: e?.detail };
+      }
+      return await this.#chat.answer(valid, retrieval, retrievalError, emit);
+    } catch (e) {
+      throw toLecternError(e);
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+      if (this.#search === search) this.#search = null;
+    }
+  }
+
+  stop() {
+    this.#search?.abort();
+    this.#chat.stop();
+  }
+
+  newConversation() {
+    this.stop();
+    this.#chat.newConversation();
+  }
+}
+
+export default LecternChat;

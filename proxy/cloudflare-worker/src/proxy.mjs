@@ -1,0 +1,335 @@
+// Lectern's reference keyless proxy, as a Cloudflare Worker: the handler. worker.mjs is the
+// Worker's entry point (the runtime takes every named export of the entry module as an
+// entry point, so the helpers exported here for tests live in this separate module).
+//
+// The browser must never hold an LLM API key, so Lectern's chat client talks to this Worker
+// instead of the LLM provider. The Worker:
+//   - accepts only `POST /v1/chat/completions` (and its CORS preflight) from the site's own
+//     origins (ALLOWED_ORIGINS);
+//   - rate-limits each client IP (an in-isolate sliding window, plus Cloudflare's
+//     rate-limiting binding RATE_LIMITER when one is bound);
+//   - caps the request body (MAX_BODY_BYTES) and the answer length (MAX_TOKENS), forces
+//     n = 1 and, optionally, the model (MODEL), so a visitor cannot run up the bill;
+//   - drops every client header (so no client-supplied credential reaches the provider) and
+//     adds the key (API_KEY, a Wrangler secret) itself;
+//   - streams the provider's SSE body back unchanged, without buffering;
+//   - turns provider failures into JSON errors that never carry the key.
+// Every variable is described in README.md beside this folder.
+
+export const COMPLETIONS_PATH = "/v1/chat/completions";
+
+const DEFAULTS = {
+  MAX_BODY_BYTES: 32768,
+  MAX_TOKENS: 1024,
+  RATE_LIMIT_PER_MINUTE: 20,
+  UPSTREAM_TIMEOUT_MS: 30000,
+};
+
+const WINDOW_MS = 60_000;
+// Bounds the in-isolate limiter's memory: past this many tracked clients, idle ones go first.
+const MAX_TRACKED_CLIENTS = 10_000;
+
+// Headers that carry credentials. They are never forwarded upstream (even if listed in
+// FORWARD_HEADERS) and never allowed in a CORS preflight.
+const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|api-key|x-api-key|openai-organization|openai-project)$|key|token|secret|auth|session|password/i;
+
+/** Reads the Worker's variables once per request; returns {config} or {error}. */
+function readConfig(env) {
+  const missing = ["UPSTREAM_URL", "API_KEY", "ALLOWED_ORIGINS"].filter((k) => !env?.[k]);
+  if (missing.length) return { error: `The proxy is not configured: ${missing.join(", ")} not set.` };
+  let upstream;
+  try {
+    upstream = new URL(env.UPSTREAM_URL);
+    if (upstream.protocol !== "https:" && upstream.protocol !== "http:") throw new Error();
+  } catch {
+    return { error: "The proxy is not configured: UPSTREAM_URL is not an http(s) URL." };
+  }
+  const int = (name) => {
+    const raw = env[name];
+    if (raw === undefined || raw === null || raw === "") return DEFAULTS[name];
+    const n = Number(raw);
+    return Number.isFinite(n) && n >= 0 ? Math.floor(n) : DEFAULTS[name];
+  };
+  const list = (raw) => String(raw ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  return {
+    config: {
+      upstream: upstream.href,
+      apiKey: String(env.API_KEY),
+      allowedOrigins: new Set(list(env.ALLOWED_ORIGINS).map(normalizeOrigin)),
+      maxBodyBytes: int("MAX_BODY_BYTES"),
+      maxTokens: Math.max(1, int("MAX_TOKENS")),
+      ratePerMinute: int("RATE_LIMIT_PER_MINUTE"),
+      upstreamTimeoutMs: int("UPSTREAM_TIMEOUT_MS"),
+      model: env.MODEL ? String(env.MODEL) : null,
+      authHeader: env.AUTH_HEADER ? String(env.AUTH_HEADER) : "Authorization",
+      forwardHeaders: list(env.FORWARD_HEADERS).map((h) => h.toLowerCase()).filter((h) => !SECRET_HEADER.test(h)),
+      rateLimiter: typeof env.RATE_LIMITER?.limit === "function" ? env.RATE_LIMITER : null,
+    },
+  };
+}
+
+/** "https://Example.com/" and "https://example.com" are the same origin. */
+function normalizeOrigin(o) {
+  if (o === "*") return o;
+  try {
+    return new URL(o).origin;
+  } catch {
+    return o.toLowerCase().replace(/\/+$/, "");
+  }
+}
+
+function json(status, value, headers = {}) {
+  return new Response(JSON.stringify(value), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+  });
+}
+
+/** The proxy's error body: the shape of OpenAI's, with one of Lectern's stable codes. */
+function error(status, code, message, headers = {}) {
+  return json(status, { error: { message, code } }, headers);
+}
+
+/** CORS headers for a response to an allowed origin (echoed, never "*" with a real list). */
+function corsHeaders(origin, config) {
+  return {
+    "access-control-allow-origin": config.allowedOrigins.has("*") ? "*" : origin,
+    "access-control-expose-headers": "retry-after",
+    vary: "Origin",
+  };
+}
+
+/** Reads at most `max` bytes of the body; null if it is longer (then nothing more is read). */
+async function readCapped(request, max) {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > max) return null; // refused before reading
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => {});
+      return null; // a chunked body without Content-Length is capped here
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/** Removes the key, and anything shaped like a provider key, from a text shown to clients. */
+function scrub(text, apiKey) {
+  let t = String(text ?? "");
+  if (apiKey) t = t.split(apiKey).join("[redacted]");
+  return t.replace(/\b(sk|pk|rk|gsk|key)[-_][A-Za-z0-9_*.\-]{6,}/g, "[redacted]").slice(0, 500);
+}
+
+/**
+ * Clamps the answer length and fan-out. `max_tokens` is set or clamped; a client that uses
+ * OpenAI's newer `max_completion_tokens` (and not `max_tokens`) gets that one clamped
+ * instead, since some models refuse `max_tokens`.
+ */
+export function limitBody(body, { maxTokens, model }) {
+  const out = { ...body };
+  const clamp = (v) => (Number.isInteger(v) && v > 0 ? Math.min(v, maxTokens) : maxTokens);
+  if ("max_completion_tokens" in out && !("max_tokens" in out)) {
+    out.max_completion_tokens = clamp(out.max_completion_tokens);
+  } else {
+    out.max_tokens = clamp(out.max_tokens);
+    if ("max_completion_tokens" in out) out.max_completion_tokens = clamp(out.max_completion_tokens);
+  }
+  out.n = 1; // several choices would multiply the cost and Lectern reads only the first
+  if (model) out.model = model;
+  return out;
+}
+
+/**
+ * Builds a proxy. `fetch` (the upstream fetch) and `now` are injectable for tests; the
+ * rate-limit windows live in this closure, i.e. per isolate.
+ */
+export function createProxy({ fetch: fetchUpstream = (...a) => globalThis.fetch(...a), now = () => Date.now() } = {}) {
+  const windows = new Map(); // client key -> ascending request times within the window
+
+  /** The in-isolate sliding window: null if allowed, else seconds until a slot frees up. */
+  function slidingWindow(key, limit) {
+    if (!(limit > 0)) return null; // 0 disables it
+    const t = now();
+    const times = (windows.get(key) ?? []).filter((x) => x > t - WINDOW_MS);
+    if (times.length >= limit) {
+      windows.set(key, times);
+      return Math.max(1, Math.ceil((times[0] + WINDOW_MS - t) / 1000));
+    }
+    times.push(t);
+    windows.delete(key); // re-insert so Map order is least-recently-used first
+    windows.set(key, times);
+    if (windows.size > MAX_TRACKED_CLIENTS) {
+      for (const k of windows.keys()) {
+        windows.delete(k);
+        if (windows.size <= MAX_TRACKED_CLIENTS) break;
+      }
+    }
+    return null;
+  }
+
+  async function handle(request, env) {
+    const url = new URL(request.url);
+    if (url.pathname !== COMPLETIONS_PATH) {
+      return error(404, "NOT_FOUND", `Not found. This proxy serves only POST ${COMPLETIONS_PATH}.`);
+    }
+    if (request.method !== "POST" && request.method !== "OPTIONS") {
+      return error(405, "METHOD_NOT_ALLOWED", "Use POST.", { allow: "POST, OPTIONS" });
+    }
+
+    const { config, error: configError } = readConfig(env);
+    if (configError) return error(500, "PROXY_MISCONFIGURED", configError);
+
+    // Browsers send Origin on every cross-origin request and on same-origin POSTs, so a
+    // missing Origin means a non-browser client, which this proxy does not serve. Origin
+    // is trivial to forge outside a browser: the rate limit and the caps are what bound
+    // abuse; the origin check keeps other websites from using the proxy from their pages.
+    const origin = request.headers.get("origin");
+    const allowed = origin && (config.allowedOrigins.has("*") || config.allowedOrigins.has(normalizeOrigin(origin)));
+    if (!allowed) {
+      return error(403, "ORIGIN_NOT_ALLOWED", "This origin may not use this proxy.");
+    }
+    const cors = corsHeaders(origin, config);
+
+    if (request.method === "OPTIONS") {
+      // Only content-type and non-secret x-* headers may be sent: a browser then cannot
+      // even attempt to send Authorization or an api-key header to this proxy.
+      const asked = (request.headers.get("access-control-request-headers") ?? "")
+        .split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
+      const headers = ["content-type", ...asked.filter((h) => h.startsWith("x-") && !SECRET_HEADER.test(h))];
+      return new Response(null, {
+        status: 204,
+        headers: {
+          ...cors,
+          "access-control-allow-methods": "POST, OPTIONS",
+          "access-control-allow-headers": [...new Set(headers)].join(", "),
+          "access-control-max-age": "86400",
+        },
+      });
+    }
+
+    // Rate limit before reading the body, so a flood costs as little as possible.
+    const client = request.headers.get("cf-connecting-ip") ?? "anonymous";
+    const wait = slidingWindow(client, config.ratePerMinute);
+    if (wait !== null) {
+      return error(429, "RATE_LIMITED", "Too many requests. Please wait before asking again.", { ...cors, "retry-after": String(wait) });
+    }
+    if (config.rateLimiter) {
+      // Cloudflare's binding counts across isolates and locations, which the in-isolate
+      // window cannot. If the binding itself fails, the request goes on (the in-isolate
+      // window still applies) rather than taking the chat down.
+      let outcome = { success: true };
+      try {
+        outcome = await config.rateLimiter.limit({ key: client });
+      } catch {}
+      if (!outcome?.success) {
+        return error(429, "RATE_LIMITED", "Too many requests. Please wait before asking again.", { ...cors, "retry-after": "60" });
+      }
+    }
+
+    const raw = await readCapped(request, config.maxBodyBytes);
+    if (raw === null) {
+      return error(413, "PAYLOAD_TOO_LARGE", `The request is larger than ${config.maxBodyBytes} bytes.`, cors);
+    }
+    let body;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      return error(400, "BAD_REQUEST", "The request body is not JSON.", cors);
+    }
+    if (!body || typeof body !== "object" || Array.isArray(body) || !Array.isArray(body.messages) || body.messages.length === 0) {
+      return error(400, "BAD_REQUEST", "The request needs a non-empty `messages` array.", cors);
+    }
+    const upstreamBody = limitBody(body, config);
+
+    // A fresh header set: nothing the client sent reaches the provider except the
+    // allow-listed FORWARD_HEADERS, and the key is added here, server-side.
+    const headers = new Headers({
+      "content-type": "application/json",
+      accept: upstreamBody.stream === true ? "text/event-stream" : "application/json",
+    });
+    for (const name of config.forwardHeaders) {
+      const v = request.headers.get(name);
+      if (v !== null) headers.set(name, v);
+    }
+    headers.set(config.authHeader, /^authorization$/i.test(config.authHeader) ? `Bearer ${config.apiKey}` : config.apiKey);
+
+    // The timeout covers only the wait for the provider's response headers; once the
+    // stream has started, it runs as long as the provider keeps sending.
+    const controller = new AbortController();
+    const timer = config.upstreamTimeoutMs > 0 ? setTimeout(() => controller.abort(), config.upstreamTimeoutMs) : null;
+    let upstream;
+    try {
+      upstream = await fetchUpstream(config.upstream, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(upstreamBody),
+        signal: controller.signal,
+      });
+    } catch {
+      if (controller.signal.aborted) {
+        return error(504, "LLM_TIMEOUT", "The language model service did not answer in time.", cors);
+      }
+      return error(502, "LLM_UNAVAILABLE", "The language model service could not be reached.", cors);
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+
+    if (!upstream.ok) {
+      // Provider error bodies can quote the key (even partly masked), the organisation or
+      // the account's limits: only a scrubbed message and the status go back.
+      let message = "The language model service returned an error.";
+      try {
+        const text = await upstream.text();
+        const parsed = JSON.parse(text);
+        const m = parsed?.error?.message ?? parsed?.message;
+        if (typeof m === "string" && m) message = scrub(m, config.apiKey);
+      } catch {}
+      const s = upstream.status;
+      const extra = {};
+      const retryAfter = upstream.headers.get("retry-after");
+      if (s === 429 && retryAfter) extra["retry-after"] = retryAfter;
+      // 401/403/404 mean the proxy's own key, model or URL is wrong: nothing the visitor
+      // can fix, and the provider's text about it is for the operator only.
+      if (s === 401 || s === 403 || s === 404) {
+        return json(502, { error: { message: "The language model service rejected the proxy's request.", code: "LLM_UNAVAILABLE", upstream_status: s } }, cors);
+      }
+      return json(s >= 400 && s <= 599 ? s : 502, { error: { message, code: "LLM_UNAVAILABLE", upstream_status: s } }, { ...cors, ...extra });
+    }
+
+    // The body is handed over as a stream: each SSE event reaches the browser as soon as the
+    // provider sends it. Only the content type is copied from the provider's headers.
+    return new Response(upstream.body, {
+      status: upstream.status,
+      headers: {
+        ...cors,
+        "content-type": upstream.headers.get("content-type") ?? "text/event-stream",
+        "cache-control": "no-store",
+      },
+    });
+  }
+
+  return {
+    async fetch(request, env, ctx) {
+      try {
+        return await handle(request, env, ctx);
+      } catch {
+        // Last resort: never let an exception page (which could hold request data) out.
+        return error(500, "PROXY_ERROR", "The proxy failed to handle the request.");
+      }
+    },
+  };
+}
+

@@ -2,75 +2,16 @@
 // Run through tests/browser/run.sh, which builds the bundle, pkg/ and the native reference
 // results these tests compare with (LECTERN_BROWSER_ASSETS, LECTERN_PKG_DIR).
 
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-import { startServer } from "./server.mjs";
+import { ASSETS, inPage, openPage as openTestPage, useBrowser } from "./harness.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const ASSETS = process.env.LECTERN_BROWSER_ASSETS;
-const PKG = process.env.LECTERN_PKG_DIR ?? path.join(here, "../../pkg");
-if (!ASSETS) throw new Error("LECTERN_BROWSER_ASSETS is not set: run tests/browser/run.sh");
-
-// Debian's Chromium, as root, on a machine with no outside network.
-const CHROMIUM_ARGS = [
-  "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-];
-
+const env = useBrowser();
 const QUESTION = "How do ROS 2 nodes discover each other?";
-
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer({ pkgDir: PKG, pageDir: path.join(here, "page"), bundleDir: path.join(ASSETS, "bundle") });
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/** A fresh browser context (empty Cache Storage) with the test page loaded. Uncaught
- * errors and unhandled rejections on the page are collected: every test asserts none. */
-async function openPage(t) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const uncaught = [];
-  page.on("pageerror", (e) => uncaught.push(e.message));
-  page.on("console", (m) => {
-    if (m.type() === "error") t.diagnostic(`console.error: ${m.text()}`);
-  });
-  await page.goto(`${server.origin}/page/`);
-  await page.waitForFunction(() => window.testReady === true);
-  t.after(async () => {
-    await context.close();
-    assert.deepEqual(uncaught, [], "nothing may throw uncaught on the page");
-  });
-  return page;
-}
-
-/** Runs `fn(arg)` in the page; an error thrown there comes back as {error: {name, code, …}}. */
-async function inPage(page, fn, arg) {
-  return page.evaluate(
-    async ([source, arg]) => {
-      try {
-        // eslint-disable-next-line no-new-func
-        return { value: await new Function(`return (${source})`)()(arg) };
-      } catch (e) {
-        return { error: { name: e.name, code: e.code, detail: e.detail, message: e.message, suggestion: e.suggestion } };
-      }
-    },
-    [fn.toString(), arg],
-  );
-}
-
-const log = () => server.log.slice();
+const openPage = (t, options) => openTestPage(t, env, options);
+const log = () => env.server.log.slice();
 
 test("answers lexically at once, then switches to hybrid when the model arrives", async (t) => {
   const page = await openPage(t);

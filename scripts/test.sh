@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up and runs every test: formatting, lints, native tests, wasm tests in headless
 # Chromium, the Docusaurus harness self-test, and chunk URLs checked against real Docusaurus
-# builds of the sample site and the shared corpora. Idempotent; safe to re-run.
+# builds of the sample site and the shared corpora, the JS API and chat in Chromium, the
+# local LLM server and the proxy. Idempotent; safe to re-run.
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$LECTERN_ROOT"
 
@@ -47,5 +48,8 @@ node tests/docusaurus/check-urls.mjs --build www/example/build --base-url / \
 # The real Docusaurus trees in ../shared/corpora, when present (skipped otherwise).
 LECTERN_BIN="$LECTERN_BIN" LECTERN_MIN_PCT=99 tests/docusaurus/run-corpora.sh
 
-step "JS API (pkg/) in headless Chromium"
+step "JS API and chat (pkg/) in headless Chromium"
 tests/browser/run.sh
+
+step "local LLM server and the keyless proxy (node --test, wrangler dev)"
+proxy/cloudflare-worker/test.sh

@@ -6,7 +6,7 @@ use super::config::ChatConfig;
 use super::conversation::Message;
 use super::extractive::extractive_answer;
 use super::persona::Persona;
-use super::prompt::{build_prompt, ChatTurn};
+use super::prompt::{build_prompt, request_body, ChatTurn};
 use super::sources::{number_sources, RetrievedChunk, SiteOrigins, SourceReference};
 use crate::query::Mode;
 use crate::search::Confidence;
@@ -15,6 +15,10 @@ use serde::Deserialize;
 pub const REFUSAL_MESSAGE: &str = "I couldn't find information about this topic in the textbook.";
 pub const REFUSAL_SUGGESTION: &str = "Try rephrasing your question or asking about a different topic.";
 pub const EMPTY_ANSWER_MESSAGE: &str = "I couldn't generate a response. Please try again.";
+/// Request bodies stay under this: the reference proxy's default cap is 32 KiB, and without
+/// history the largest prompt (a 5000-character selection, five 2000-character sections)
+/// is about 17 KB.
+pub const MAX_REQUEST_BYTES: usize = 30_000;
 pub const SLOW_MESSAGE: &str = "Response is taking longer than expected…";
 
 /// A validated question.
@@ -64,7 +68,15 @@ pub fn plan(ask: &Ask, retrieval: &Retrieval, history: &[&Message], config: &Cha
     if config.endpoint.is_none() {
         return Plan::Extract { answer: excerpts, sources, confidence };
     }
-    let turns = build_prompt(ask.persona, &ask.question, selection, &numbered, history);
+    // The oldest history goes first when the request would outgrow what proxies accept.
+    let mut history = history;
+    let turns = loop {
+        let turns = build_prompt(ask.persona, &ask.question, selection, &numbered, history);
+        if history.is_empty() || request_body(config, &turns).len() <= MAX_REQUEST_BYTES {
+            break turns;
+        }
+        history = &history[1..];
+    };
     Plan::Generate { turns, sources, confidence, excerpts }
 }
 
@@ -82,6 +94,7 @@ pub fn finish_answer(text: &str, sources: &[SourceReference]) -> (String, Vec<So
 
 #[cfg(test)]
 mod tests {
+    use super::super::conversation::Role;
     use super::super::sources::tests::chunk;
     use super::*;
 
@@ -148,6 +161,26 @@ mod tests {
         let only = ChatConfig { selection_only: true, ..with_endpoint() };
         let p = plan(&ask(Mode::Selected, Some(selection)), &retrieval(Some(Confidence::High)), &[], &only, &site);
         assert!(matches!(p, Plan::Generate { ref sources, .. } if sources.is_empty()));
+    }
+
+    #[test]
+    fn old_history_is_dropped_to_keep_the_request_small() {
+        let site = SiteOrigins::default();
+        let long = "word ".repeat(799);
+        let earlier: Vec<Message> = (0..10)
+            .map(|i| {
+                Message::new(format!("{i}"), if i % 2 == 0 { Role::User } else { Role::Assistant }, &long, "t".into())
+            })
+            .collect();
+        let history: Vec<&Message> = earlier.iter().collect();
+        let r = retrieval(Some(Confidence::High));
+        let Plan::Generate { turns, .. } = plan(&ask(Mode::Global, None), &r, &history, &with_endpoint(), &site) else {
+            panic!("expected Generate");
+        };
+        assert!(request_body(&with_endpoint(), &turns).len() <= MAX_REQUEST_BYTES);
+        // system + the newest history that fits + the question; the newest message is kept.
+        assert!(turns.len() > 2 && turns.len() < 12, "{}", turns.len());
+        assert_eq!(turns[turns.len() - 2].role, "assistant");
     }
 
     #[test]

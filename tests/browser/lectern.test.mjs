@@ -249,9 +249,11 @@ test("faults become typed errors: missing bundle, missing text, crashed worker",
       const crash = await lectern.crashWorkerForTesting().catch((e) => ({ code: e.code, message: e.message }));
       const pendingAtCrash = await pending;
       const afterCrash = await lectern.search(question);
+      const trap = await lectern.crashWorkerForTesting("trap").catch((e) => ({ code: e.code, message: e.message }));
+      const afterTrap = await lectern.search(question);
       lectern.close();
       const closed = await lectern.search(question).catch((e) => ({ code: e.code, name: e.name }));
-      return { noText, crash, pendingAtCrash, afterCrash, closed };
+      return { noText, crash, pendingAtCrash, afterCrash, trap, afterTrap, closed };
     },
     { question: QUESTION },
   );
@@ -264,6 +266,9 @@ test("faults become typed errors: missing bundle, missing text, crashed worker",
   assert.ok(["WORKER_CRASHED", undefined].includes(r.pendingAtCrash.code), JSON.stringify(r.pendingAtCrash));
   assert.equal(r.afterCrash.mode_used, "lexical", "a new worker answers after the crash");
   assert.equal(r.afterCrash.chunks.length, 3);
+  assert.equal(r.trap.code, "WORKER_CRASHED", JSON.stringify(r.trap));
+  assert.match(r.trap.message, /crashed: unreachable/);
+  assert.equal(r.afterTrap.chunks.length, 3, "a new worker answers after a trap");
   assert.equal(r.closed.code, "ABORTED");
 });
 

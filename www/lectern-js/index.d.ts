@@ -136,7 +136,9 @@ export declare class Lectern {
   loadModel(): Promise<void>;
   embed(text: string): Promise<Float32Array>;
   close(): void;
-  crashWorkerForTesting(): Promise<never>;
+  /** Test hook: "error" throws uncaught in the worker; "trap" raises a WebAssembly.RuntimeError
+   * inside a module call, as a Rust panic would. Either way the worker is replaced. */
+  crashWorkerForTesting(kind?: "error" | "trap"): Promise<never>;
 }
 
 export default Lectern;

@@ -133,9 +133,10 @@ export class Lectern {
     this.#stopWorker(aborted("Lectern was closed", "CLOSED"));
   }
 
-  /** Test hook: makes the worker fail as a crash would. */
-  crashWorkerForTesting() {
-    return this.#request("crashForTesting", {});
+  /** Test hook: makes the worker fail as a crash would ("error": an uncaught error;
+   * "trap": a wasm trap, which is what a Rust panic becomes, inside a module call). */
+  crashWorkerForTesting(kind = "error") {
+    return this.#request("crashForTesting", { kind });
   }
 
   // ---- worker management --------------------------------------------------------------

@@ -406,6 +406,12 @@ async function handle(msg) {
       await loadModel();
       return true;
     case "crashForTesting":
+      if (msg.kind === "trap") {
+        // What a panic looks like from here: the module call throws a RuntimeError.
+        return wasm(() => {
+          throw new WebAssembly.RuntimeError("unreachable executed (crash requested by a test)");
+        });
+      }
       // An uncaught error outside any handler: what a real worker failure looks like.
       setTimeout(() => {
         throw new Error("worker crash requested by a test");

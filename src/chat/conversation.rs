@@ -146,13 +146,17 @@ impl Conversation {
         usable[usable.len().saturating_sub(HISTORY_FOR_LLM)..].to_vec()
     }
 
-    /// Removes the last exchange if it did not complete (an error or a stop), returning its
+    /// Removes the last exchange if it did not complete (an error, a stop, or excerpts given
+    /// in place of an unreachable LLM), returning its
     /// question, so a retry asks it again without a duplicate in the history.
     pub fn take_unfinished_question(&mut self) -> Option<Message> {
         let last_index = self.messages.len().checked_sub(1)?;
         let last = &self.messages[last_index];
-        let unfinished =
-            last.role == Role::User || matches!(last.status, Some(MessageStatus::Error) | Some(MessageStatus::Stopped));
+        // An answer with an error attached is unfinished too: the excerpts given when the
+        // endpoint was unreachable.
+        let unfinished = last.role == Role::User
+            || last.error.is_some()
+            || matches!(last.status, Some(MessageStatus::Error) | Some(MessageStatus::Stopped));
         if !unfinished {
             return None;
         }
@@ -237,6 +241,12 @@ mod tests {
         c.push(stopped);
         assert_eq!(c.take_unfinished_question().map(|m| m.id), Some("m2".into()));
         assert_eq!(c.messages.len(), 2);
+        c.push(message(4, Role::User));
+        let mut excerpts = message(5, Role::Assistant);
+        excerpts.status = Some(MessageStatus::Complete);
+        excerpts.error = Some(MessageError::new(ChatErrorCode::LlmUnavailable, "unreachable", "retry", None));
+        c.push(excerpts);
+        assert_eq!(c.take_unfinished_question().map(|m| m.id), Some("m4".into()));
     }
 
     #[test]

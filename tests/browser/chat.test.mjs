@@ -148,8 +148,14 @@ test("answers with excerpts when no endpoint is configured or it is unreachable"
   assert.equal(r.kind, "extractive");
   assert.match(r.answer, /^\*\*Excerpts from the textbook\*\*/);
   assert.match(r.answer, /\n> .+ \[1\]/);
-  const down = await run(t, { chat: { endpoint: await closedEndpoint() }, steps: [{ ask: { question: QUESTION } }] });
+  const down = await run(t, {
+    chat: { endpoint: await closedEndpoint() },
+    steps: [{ ask: { question: QUESTION } }, { wait: 2000 }, { retry: true }],
+  });
   const d = down.results[0];
+  // The excerpts carry the error, so the reader can retry in place.
+  assert.equal(down.results[1].response.kind, "extractive");
+  assert.deepEqual(down.conversation.messages.map((m) => m.role), ["user", "assistant"]);
   assert.equal(d.response.kind, "extractive");
   assert.equal(d.response.message.error.code, "LLM_UNAVAILABLE");
   assert.equal(d.response.message.error.detail, "NETWORK");

@@ -2,7 +2,8 @@
 # Sets up and runs every test: formatting, lints, native tests, wasm tests in headless
 # Chromium, the Docusaurus harness self-test, and chunk URLs checked against real Docusaurus
 # builds of the sample site and the shared corpora, the JS API and chat in Chromium, the
-# local LLM server and the proxy. Idempotent; safe to re-run.
+# local LLM server and the proxy, and the widget end to end on the built example site.
+# Idempotent; safe to re-run.
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$LECTERN_ROOT"
 
@@ -39,6 +40,10 @@ run_wasm_tests "$assets" -- --nocapture
 step "Docusaurus harness self-test"
 node --test tests/docusaurus/selftest.test.mjs
 
+step "the browser package (pkg/)"
+# Before the example site's build: its plugin copies pkg/ into the site.
+scripts/build-pkg.sh
+
 step "chunk URLs against the real Docusaurus build"
 (cd www/example && NO_UPDATE_NOTIFIER=1 npx docusaurus build >"$assets/example-build.log" 2>&1) ||
   { cat "$assets/example-build.log"; exit 1; }
@@ -49,7 +54,10 @@ node tests/docusaurus/check-urls.mjs --build www/example/build --base-url / \
 LECTERN_BIN="$LECTERN_BIN" LECTERN_MIN_PCT=99 tests/docusaurus/run-corpora.sh
 
 step "JS API and chat (pkg/) in headless Chromium"
-tests/browser/run.sh
+LECTERN_SKIP_PKG_BUILD=1 tests/browser/run.sh
 
 step "local LLM server and the keyless proxy (node --test, wrangler dev)"
 proxy/cloudflare-worker/test.sh
+
+step "the widget and the plugin end to end (Playwright on the built example site)"
+LECTERN_SKIP_PKG_BUILD=1 tests/e2e/run.sh

@@ -43,6 +43,23 @@ const config = {
     ],
   ],
 
+  plugins: [
+    [
+      'docusaurus-plugin-lectern',
+      /** @type {import('docusaurus-plugin-lectern').Options} */
+      ({
+        // The keyless proxy in front of an LLM (OpenAI-compatible, streaming). Unset: answers
+        // are excerpts of the best sections. scripts/demo.sh points it at the local server.
+        endpoint: process.env.LECTERN_ENDPOINT || null,
+        starterQuestions: [
+          'How do ROS 2 nodes discover each other?',
+          'When should I use an action instead of a service?',
+          'How does ZMP keep a walking humanoid balanced?',
+        ],
+      }),
+    ],
+  ],
+
   themeConfig:
     /** @type {import('@docusaurus/preset-classic').ThemeConfig} */
     ({

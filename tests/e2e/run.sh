@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# End-to-end tests of the Lectern widget and Docusaurus plugin (issue 7). Builds what they
+# need — the lectern CLI, the browser runtime (pkg/), the example site with the plugin (and,
+# for the page-weight test, without it) — then runs the plugin's unit tests and the
+# Playwright tests in headless Chromium. Idempotent. Screenshots: tests/e2e/artifacts/.
+#
+#   tests/e2e/run.sh [node --test args...]       e.g. --test-name-pattern=selection
+#   LECTERN_E2E_SKIP_BUILD=1 tests/e2e/run.sh    reuse the last site builds
+#   LECTERN_SKIP_PKG_BUILD=1 tests/e2e/run.sh    reuse pkg/ as it is
+source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/common.sh"
+cd "$LECTERN_ROOT"
+here=tests/e2e
+work="$LECTERN_CACHE/e2e"
+site="$work/site"
+baseline="$work/baseline"
+artifacts="$LECTERN_ROOT/$here/artifacts"
+# A value that must never reach an emitted file (the built-site check looks for it).
+canary="sk-lectern-e2e-canary-$(date +%s)-do-not-ship"
+mkdir -p "$work" "$artifacts"
+
+step "e2e: setup"
+scripts/setup.sh rust wasm browser model node
+cargo build --release -p index-build
+export LECTERN_BIN
+
+if [ "${LECTERN_SKIP_PKG_BUILD:-}" != 1 ] || [ ! -f pkg/chat.js ]; then scripts/build-pkg.sh; fi
+
+stamp="$here/node_modules/.lectern-lock.sha256"
+want="$(sha256sum "$here/package-lock.json" | cut -d' ' -f1)"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  step "e2e: npm ci"
+  (cd "$here" && NO_UPDATE_NOTIFIER=1 npm ci --no-audit --no-fund --loglevel=error)
+  echo "$want" >"$stamp"
+fi
+
+step "e2e: the plugin's unit tests"
+node --test www/docusaurus-plugin-lectern/test/
+
+build_site() { # OUT_DIR LOG [docusaurus args...]
+  local out="$1" log="$2"
+  shift 2
+  # The endpoint is the site's own proxy path (tests/e2e/server.mjs forwards it to the LLM
+  # server); the canary stands for a key in the build machine's environment.
+  if ! (cd www/example && LECTERN_ENDPOINT=/api/llm/v1/chat/completions OPENAI_API_KEY="$canary" \
+    LECTERN_LLM_API_KEY="$canary" NO_UPDATE_NOTIFIER=1 npx docusaurus build --out-dir "$out" "$@") >"$log" 2>&1; then
+    cat "$log"
+    exit 1
+  fi
+}
+
+if [ "${LECTERN_E2E_SKIP_BUILD:-}" = 1 ] && [ -f "$site/index.html" ] && [ -f "$work/canary" ]; then
+  canary="$(cat "$work/canary")"
+else
+  step "e2e: docusaurus build of the example site, with the plugin"
+  start=$SECONDS
+  build_site "$site" "$work/site-build.log"
+  echo "$canary" >"$work/canary"
+  grep -h '^\[lectern\]' "$work/site-build.log" || true
+  echo "  built in $((SECONDS - start)) s"
+
+  # The baseline does not depend on the widget: rebuilt only when the example site changes.
+  inputs="$(cat www/example/docusaurus.config.js www/example/sidebars.js www/example/package-lock.json "$here/baseline.config.mjs" \
+    <(find www/example/docs www/example/src www/example/static -type f -print0 | sort -z | xargs -0 sha256sum) | sha256sum | cut -c1-16)"
+  if [ "$(cat "$baseline/.inputs" 2>/dev/null)" != "$inputs" ]; then
+    step "e2e: docusaurus build of the example site without the plugin (page-weight baseline)"
+    build_site "$baseline" "$work/baseline-build.log" --config "$LECTERN_ROOT/$here/baseline.config.mjs"
+    echo "$inputs" >"$baseline/.inputs"
+  fi
+fi
+
+step "e2e: Playwright in headless Chromium"
+LECTERN_E2E_SITE="$site" LECTERN_E2E_BASELINE="$baseline" LECTERN_E2E_ARTIFACTS="$artifacts" \
+  LECTERN_E2E_CANARY="$canary" node --test --test-concurrency=1 "$@" "$here"/*.test.mjs
+echo "e2e: screenshots and page-weight.json in $artifacts"

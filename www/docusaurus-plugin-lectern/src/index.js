@@ -1,0 +1,121 @@
+// docusaurus-plugin-lectern: one entry in docusaurus.config turns a docs site into one that
+// answers questions about itself.
+//
+//   plugins: [['docusaurus-plugin-lectern', { endpoint: '/api/chat', starterQuestions: [...] }]]
+//
+// At startup it validates the options and finds the `lectern` CLI and the browser runtime;
+// while loading content it runs `lectern build` over the site (incrementally: only changed
+// sections are embedded again); the bundle and the runtime go out as assets under
+// <baseUrl><path>/ (written by `docusaurus build`, served by `docusaurus start`); the theme
+// wraps every docs page (DocsRoot) with the widget, which loads all of that only when a
+// reader opens it or asks about a selection.
+"use strict";
+
+const fs = require("node:fs");
+const path = require("node:path");
+const { normalizeOptions, validateOptions, clientOptions, PLUGIN } = require("./options");
+const { findCli, runLecternBuild } = require("./cli");
+const { findRuntimeDir, runtimeFiles, bundleFiles, LecternAssetsPlugin } = require("./assets");
+
+function pluginLectern(context, rawOptions) {
+  // Docusaurus has validated already; normalising again makes direct use (tests) safe.
+  const options = normalizeOptions(rawOptions);
+  const { siteDir, siteConfig, siteConfigPath, baseUrl } = context;
+  const dev = process.env.NODE_ENV === "development";
+  const log = console;
+
+  // Startup checks: everything that can be known wrong before any build work.
+  const runtimeDir = findRuntimeDir({ option: options.runtimeDir, siteDir });
+  const runtime = runtimeFiles(runtimeDir);
+  const prebuilt = options.bundleDir ? path.resolve(siteDir, options.bundleDir) : null;
+  const indexing = !prebuilt && (!dev || options.indexInDev);
+  const cli = indexing ? findCli(options.cli) : null;
+  if (prebuilt) bundleFiles(prebuilt); // throws when it is not a bundle
+
+  const folder = options.path;
+  const urls = {
+    bundleUrl: prebuilt || indexing ? `${baseUrl}${folder}/bundle/` : null,
+    runtimeUrl: `${baseUrl}${folder}/runtime/`,
+  };
+  // Where `lectern build` keeps its bundle between runs (incremental), per plugin instance.
+  const workDir = path.join(siteDir, "node_modules", ".cache", "lectern", options.id);
+  /** Shared with the webpack plugin: what to emit at the next compilation. */
+  const state = { files: [] };
+
+  return {
+    name: PLUGIN,
+
+    async loadContent() {
+      let bundleDir = prebuilt;
+      let summary = null;
+      if (indexing) {
+        bundleDir = path.join(workDir, "bundle");
+        fs.mkdirSync(workDir, { recursive: true });
+        const t0 = Date.now();
+        summary = await runLecternBuild({
+          cli,
+          siteDir,
+          configPath: siteConfigPath,
+          outDir: bundleDir,
+          baseUrl: siteConfig.baseUrl,
+          trailingSlash: siteConfig.trailingSlash,
+          extraArgs: options.buildArgs,
+          log,
+        });
+        log.info(
+          `[lectern] indexed ${summary.pages} pages into ${summary.chunks} sections ` +
+            `(${summary.embedded} embedded, ${summary.reused} reused) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+        );
+      } else if (!prebuilt) {
+        log.warn(`[lectern] "indexInDev" is false: the widget has no index under \`docusaurus start\`.`);
+      }
+      const files = [];
+      if (bundleDir) {
+        for (const name of bundleFiles(bundleDir)) files.push({ from: path.join(bundleDir, name), to: `${folder}/bundle/${name}` });
+      }
+      for (const name of runtime) files.push({ from: path.join(runtimeDir, name), to: `${folder}/runtime/${name}` });
+      state.files = files;
+      return { summary, files: files.map((f) => f.to) };
+    },
+
+    async contentLoaded({ actions }) {
+      actions.setGlobalData(clientOptions(options, urls));
+    },
+
+    configureWebpack(_config, isServer) {
+      if (!isServer) return { plugins: [new LecternAssetsPlugin(state)] };
+      // The server bundle turns the runtime's `import(url)` into require(): it never runs
+      // there (the panel is browser-only), so webpack's warning about it is noise.
+      return { ignoreWarnings: [{ module: /LecternPanel[\\/]session\.js/, message: /Critical dependency/ }] };
+    },
+
+    getThemePath() {
+      return path.join(__dirname, "theme");
+    },
+
+    getPathsToWatch() {
+      // Under `docusaurus start`, an edited page re-runs `lectern build` (incremental).
+      if (!indexing) return [];
+      return ["docs", "versioned_docs"].map((d) => path.join(siteDir, d, "**/*.{md,mdx}"));
+    },
+  };
+}
+
+/** Theme components that `docusaurus swizzle docusaurus-plugin-lectern` may eject or wrap. */
+function getSwizzleConfig() {
+  const safe = { eject: "safe", wrap: "safe" };
+  return {
+    components: {
+      LecternWidget: { actions: safe, description: "The launcher button, the keyboard shortcut and the “Ask about this” selection button; loads the panel on demand." },
+      LecternPanel: { actions: safe, description: "The chat panel (loaded when first opened): header, messages, composer." },
+      "LecternPanel/Message": { actions: safe, description: "One question or answer, with its sources, confidence and actions." },
+      "LecternPanel/Markdown": { actions: { eject: "unsafe", wrap: "safe" }, description: "The safe Markdown renderer for answers (no raw HTML, no script links)." },
+      DocsRoot: { actions: { eject: "forbidden", wrap: "forbidden" }, description: "Only mounts the widget: swizzle the theme's DocsRoot, or LecternWidget, instead." },
+    },
+  };
+}
+
+module.exports = pluginLectern;
+module.exports.default = pluginLectern;
+module.exports.validateOptions = validateOptions;
+module.exports.getSwizzleConfig = getSwizzleConfig;

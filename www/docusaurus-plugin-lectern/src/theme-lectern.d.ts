@@ -1,0 +1,86 @@
+// Types of the theme components this plugin provides, for sites that swizzle them
+// (`docusaurus swizzle docusaurus-plugin-lectern LecternWidget --wrap`). Reference this file
+// from a TypeScript site: /// <reference types="docusaurus-plugin-lectern/src/theme-lectern" />
+
+declare module "@theme/LecternWidget" {
+  import type { ReactNode } from "react";
+
+  export interface Props {
+    /** The plugin instance whose options to use (default "default"). */
+    readonly pluginId?: string;
+  }
+  export default function LecternWidget(props: Props): ReactNode;
+}
+
+declare module "@theme/LecternPanel" {
+  import type { ReactNode } from "react";
+  import type { ClientOptions } from "docusaurus-plugin-lectern";
+
+  export interface Props {
+    readonly open: boolean;
+    readonly onClose: (options?: { restoreFocus?: boolean }) => void;
+    readonly config: ClientOptions;
+    /** A new object each time the widget is opened or asked about a selection. */
+    readonly request: { id: number; selection: string | null } | null;
+  }
+  export default function LecternPanel(props: Props): ReactNode;
+}
+
+declare module "@theme/LecternPanel/Message" {
+  import type { ReactNode } from "react";
+
+  /** chat.d.ts's Message, or the answer being streamed (status "streaming"). */
+  export interface MessageLike {
+    id: string;
+    role: "user" | "assistant";
+    content: string;
+    mode?: "global" | "selected";
+    selection?: string;
+    sources?: Array<{ n: number; chapter_title: string; section_title: string; url: string; heading_path: string[] }>;
+    confidence?: "high" | "medium" | "low" | "none";
+    kind?: "llm" | "extractive" | "refusal" | "selection";
+    status?: "complete" | "stopped" | "error" | "streaming";
+    error?: { code?: string; message: string; suggestion: string };
+    /** Streaming only. */
+    phase?: "retrieving" | "generating";
+    slow?: boolean;
+    slowMessage?: string;
+  }
+  export interface Props {
+    readonly message: MessageLike;
+    readonly feedback?: "up" | "down" | null;
+    readonly onFeedback?: (rating: "up" | "down" | null) => void;
+    readonly onCopy?: () => void;
+    readonly onRetry?: () => void;
+    readonly canRetry?: boolean;
+    readonly onNavigate?: () => void;
+    readonly texts?: { refusal?: string; refusalSuggestion?: string; slow?: string };
+  }
+  export default function Message(props: Props): ReactNode;
+}
+
+declare module "@theme/LecternPanel/Markdown" {
+  import type { ReactNode } from "react";
+
+  export interface Props {
+    /** Markdown; raw HTML is shown as text, unsafe links as plain text, images as their alt text. */
+    readonly text: string;
+    /** Sources that [n] citations link to. */
+    readonly sources?: Array<{ n: number; url: string; chapter_title: string; section_title: string; heading_path?: string[] }>;
+    /** Called when a link to this site is followed. */
+    readonly onNavigate?: () => void;
+  }
+  export default function Markdown(props: Props): ReactNode;
+}
+
+/** The widget's DOM events (CustomEvent on window). */
+interface WindowEventMap {
+  "lectern:open": CustomEvent<{ selection: boolean }>;
+  "lectern:close": CustomEvent<Record<string, never>>;
+  "lectern:question": CustomEvent<{ question: string; mode: "global" | "selected"; selection: string | null; persona: string }>;
+  "lectern:answer": CustomEvent<{ messageId: string; question: string | null; answer: string; sources: unknown[]; confidence: string; kind: string; status: string; mode: string }>;
+  "lectern:feedback": CustomEvent<{ messageId: string; rating: "up" | "down" | null; question: string | null; answer: string; sources: unknown[]; confidence: string | null; conversationId: string | null }>;
+  "lectern:copy": CustomEvent<{ messageId: string; answer: string }>;
+  "lectern:new-conversation": CustomEvent<Record<string, never>>;
+  "lectern:error": CustomEvent<{ code: string; message: string; detail: string | null }>;
+}

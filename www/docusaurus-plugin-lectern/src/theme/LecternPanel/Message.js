@@ -1,0 +1,185 @@
+// One message of the conversation. A question shows its text (and the quoted selection in
+// selected mode); an answer shows its Markdown with [n] citations, the numbered source list
+// (chapter › section), the confidence, what kind of answer it is, and its actions: copy,
+// helpful / not helpful, and retry after an error or a stop.
+import React, { useState } from 'react';
+import Markdown from '@theme/LecternPanel/Markdown';
+import { SiteLink, sourceTitle } from './links';
+import { strings, format } from './strings';
+import { copyText } from './clipboard';
+import { Icon } from './icons';
+
+function Selection({ text }) {
+  const s = strings();
+  const short = text.length > 280 ? `${text.slice(0, 280).trimEnd()}…` : text;
+  return (
+    <blockquote className="lectern-quote" aria-label={s.selectionLabel} title={text.length > 280 ? text : undefined}>
+      {short}
+    </blockquote>
+  );
+}
+
+function Question({ message }) {
+  const s = strings();
+  return (
+    <div className="lectern-message lectern-message--user">
+      <span className="lectern-sr-only">{s.you}: </span>
+      {message.mode === 'selected' && message.selection && <Selection text={message.selection} />}
+      <p className="lectern-message__text">{message.content}</p>
+    </div>
+  );
+}
+
+function Sources({ sources, onNavigate }) {
+  const s = strings();
+  if (!sources?.length) return null;
+  return (
+    <div className="lectern-sources">
+      <p className="lectern-sources__title">{s.sources}</p>
+      <ol>
+        {sources.map((source) => (
+          <li key={source.n} value={source.n}>
+            <SiteLink href={source.url} onNavigate={onNavigate} className="lectern-sources__link">
+              <span className="lectern-cite" aria-hidden="true">
+                {source.n}
+              </span>
+              <span>{sourceTitle(source)}</span>
+            </SiteLink>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+function Confidence({ level }) {
+  const s = strings();
+  if (!level || level === 'none' || !s[level]) return null;
+  return (
+    <span className={`lectern-confidence lectern-confidence--${level}`} title={s.confidenceLabel}>
+      <span className="lectern-confidence__dot" aria-hidden="true" />
+      {s[level]}
+    </span>
+  );
+}
+
+function Status({ message }) {
+  const s = strings();
+  if (message.status !== 'streaming') return null;
+  let text = message.phase === 'retrieving' ? s.searching : message.content ? null : s.thinking;
+  if (message.slow) text = message.slowMessage || s.slow;
+  if (!text) return null;
+  return (
+    <p className={`lectern-status-line${message.slow ? ' lectern-status-line--slow' : ''}`}>
+      <span className="lectern-dots" aria-hidden="true">
+        <span />
+        <span />
+        <span />
+      </span>
+      {text}
+    </p>
+  );
+}
+
+function Actions({ message, feedback, onFeedback, onCopy, onRetry, canRetry }) {
+  const s = strings();
+  const [copied, setCopied] = useState(false);
+  const done = message.status === 'complete' || message.status === 'stopped';
+  const rate = (rating) => onFeedback?.(feedback === rating ? null : rating);
+  return (
+    <div className="lectern-actions">
+      {/* Excerpts given because the LLM was unreachable carry its error: retry asks the LLM again. */}
+      {canRetry && (message.status === 'error' || message.status === 'stopped' || message.error) && (
+        <button type="button" className="lectern-button lectern-button--primary" onClick={onRetry}>
+          <Icon name="retry" />
+          {s.retry}
+        </button>
+      )}
+      {done && message.content && (
+        <>
+          <button
+            type="button"
+            className="lectern-icon-button"
+            aria-label={copied ? s.copied : s.copy}
+            title={copied ? s.copied : s.copy}
+            onClick={() =>
+              copyText(message.content).then((ok) => {
+                setCopied(ok);
+                if (!ok) return;
+                onCopy?.();
+                setTimeout(() => setCopied(false), 2000);
+              })
+            }>
+            <Icon name={copied ? 'check' : 'copy'} />
+          </button>
+          <button type="button" className="lectern-icon-button" aria-label={s.helpful} title={s.helpful} aria-pressed={feedback === 'up'} onClick={() => rate('up')}>
+            <Icon name="up" />
+          </button>
+          <button type="button" className="lectern-icon-button" aria-label={s.notHelpful} title={s.notHelpful} aria-pressed={feedback === 'down'} onClick={() => rate('down')}>
+            <Icon name="down" />
+          </button>
+          {feedback && (
+            <span className="lectern-muted lectern-small" role="status">
+              {s.thanks}
+            </span>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, onNavigate, texts }) {
+  const s = strings();
+  const streaming = message.status === 'streaming';
+  const refusal = message.kind === 'refusal';
+  const suggestion = refusal ? texts?.refusalSuggestion : null;
+  const showSuggestion = suggestion && !message.content.includes(suggestion);
+  return (
+    <div className={`lectern-message lectern-message--assistant${refusal ? ' lectern-message--refusal' : ''}`} aria-busy={streaming}>
+      <span className="lectern-sr-only">{s.assistant}: </span>
+      {refusal && (
+        <p className="lectern-label lectern-label--refusal">
+          <Icon name="info" />
+          {s.refusalTitle}
+        </p>
+      )}
+      {message.status === 'error' && message.content && <p className="lectern-label">{s.partial}</p>}
+      {message.content && (
+        <div className={streaming ? 'lectern-streaming' : undefined}>
+          <Markdown text={message.content} sources={message.sources ?? []} onNavigate={onNavigate} />
+        </div>
+      )}
+      {showSuggestion && <p className="lectern-muted">{suggestion}</p>}
+      <Status message={message} />
+      {message.status === 'error' && message.error && (
+        <div className="lectern-error" role="alert">
+          <p>
+            <strong>{message.error.message || s.errorTitle}</strong>
+          </p>
+          {message.error.suggestion && <p>{message.error.suggestion}</p>}
+        </div>
+      )}
+      {message.status === 'stopped' && <p className="lectern-muted lectern-small">{format.stopNotice(Boolean(message.content))}</p>}
+      {!refusal && <Sources sources={message.sources} onNavigate={onNavigate} />}
+      {!streaming && (
+        <div className="lectern-meta">
+          <Confidence level={message.confidence} />
+          {message.kind === 'extractive' && <span className="lectern-badge">{s.extractive}</span>}
+          {message.kind === 'selection' && <span className="lectern-badge">{s.fromSelection}</span>}
+        </div>
+      )}
+      {!streaming && <Actions message={message} feedback={feedback} onFeedback={onFeedback} onCopy={onCopy} onRetry={onRetry} canRetry={canRetry} />}
+    </div>
+  );
+}
+
+/**
+ * Props: message (chat.d.ts Message, or the answer being streamed: status "streaming",
+ * phase, slow), feedback ("up" | "down" | null), onFeedback(rating | null), onCopy(),
+ * onRetry(), canRetry, onNavigate (a link was followed), texts (the chat layer's fixed
+ * texts, for the refusal's suggestion).
+ */
+export default function Message(props) {
+  return props.message.role === 'user' ? <Question message={props.message} /> : <Answer {...props} />;
+}

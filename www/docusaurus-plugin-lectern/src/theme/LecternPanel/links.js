@@ -1,0 +1,36 @@
+// Links out of the panel: to a section of this site (client-side navigation, so the widget
+// stays open on wide screens) or elsewhere (a new tab, without referrer or opener).
+import React from 'react';
+import Link from '@docusaurus/Link';
+
+function isSameOrigin(href) {
+  try {
+    return new URL(href, window.location.href).origin === window.location.origin;
+  } catch {
+    return false;
+  }
+}
+
+export function sourceTitle(source) {
+  const chapter = source.chapter_title || source.heading_path?.[0] || source.url;
+  const section = source.section_title && source.section_title !== chapter ? source.section_title : null;
+  return section ? `${chapter} › ${section}` : chapter;
+}
+
+/** A link to a page of this site (client-side navigation) or elsewhere (new tab). */
+export function SiteLink({ href, onNavigate, children, ...rest }) {
+  if (isSameOrigin(href)) {
+    const url = new URL(href, window.location.href);
+    return (
+      <Link to={url.pathname + url.search + url.hash} autoAddBaseUrl={false} onClick={onNavigate} {...rest}>
+        {children}
+      </Link>
+    );
+  }
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer nofollow" {...rest}>
+      {children}
+    </a>
+  );
+}
+

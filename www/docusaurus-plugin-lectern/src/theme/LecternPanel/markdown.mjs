@@ -1,0 +1,422 @@
+// A small Markdown parser for LLM answers, safe by construction: it returns a tree of plain
+// objects that Markdown.js turns into React elements, so no HTML string is ever produced.
+// Raw HTML stays literal text; a link keeps its URL only if safeHref() allows it; images
+// become their alt text (nothing loads). It covers what answers use: paragraphs, headings,
+// lists (nested), fenced code, blockquotes, tables, rules, emphasis, code spans, links,
+// bare URLs and numbered citations ([1], [1, 2]). It is re-run on the whole text at every
+// streamed token, so an unclosed fence or emphasis simply renders as it stands.
+//
+// Block nodes: {type: "paragraph"|"heading"|"code"|"list"|"blockquote"|"table"|"hr", …}
+// Inline nodes: {type: "text"|"strong"|"em"|"del"|"code"|"link"|"cite"|"br", …}
+
+/** Schemes a link may use; anything else (javascript:, data:, vbscript:, file:, …) is dropped. */
+const SAFE_SCHEMES = new Set(["http", "https", "mailto"]);
+
+const ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0", colon: ":", tab: "\t", newline: "\n" };
+
+/** Decodes the HTML character references Markdown allows (the result is rendered as text). */
+export function decodeEntities(text) {
+  return text.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});/gi, (all, name) => {
+    if (name[0] === "#") {
+      const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : "\ufffd";
+    }
+    return ENTITIES[name.toLowerCase()] ?? all;
+  });
+}
+
+/**
+ * The URL to put in an href, or null when the link must not be a link. Browsers ignore
+ * ASCII whitespace and control characters inside a scheme ("java\tscript:"), so those are
+ * removed before the scheme is read; character references are decoded first.
+ */
+export function safeHref(raw) {
+  if (typeof raw !== "string") return null;
+  const url = decodeEntities(raw.trim().replace(/^<|>$/g, "")).replace(/[\u0000-\u0020\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\ufeff]/g, "");
+  if (!url) return null;
+  const scheme = /^([^/?#:]*):/.exec(url);
+  if (scheme) {
+    if (!/^[a-z][a-z0-9+.-]*$/i.test(scheme[1]) || !SAFE_SCHEMES.has(scheme[1].toLowerCase())) return null;
+  }
+  if (/^\\/.test(url)) return null; // "\\evil" is "//evil" to some parsers
+  return url;
+}
+
+// ---- blocks -------------------------------------------------------------------------------
+
+const BLANK = /^\s*$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)[^`]*$/;
+const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const RULE = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+const QUOTE = /^ {0,3}>[ \t]?/;
+const ITEM = /^( *)([-*+]|\d{1,9}[.)])([ \t]+|$)(.*)$/;
+const TABLE_DELIM = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+
+const indentOf = (line) => /^ */.exec(line.replace(/\t/g, "    "))[0].length;
+
+function startsBlock(line) {
+  return FENCE.test(line) || HEADING.test(line) || RULE.test(line) || QUOTE.test(line) || ITEM.test(line);
+}
+
+function splitRow(line) {
+  let s = line.trim();
+  if (s.startsWith("|")) s = s.slice(1);
+  if (s.endsWith("|") && !s.endsWith("\\|")) s = s.slice(0, -1);
+  const cells = [];
+  let cur = "";
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === "\\" && s[i + 1] === "|") {
+      cur += "|";
+      i++;
+    } else if (s[i] === "|") {
+      cells.push(cur.trim());
+      cur = "";
+    } else cur += s[i];
+  }
+  cells.push(cur.trim());
+  return cells;
+}
+
+function parseList(lines, start) {
+  const first = ITEM.exec(lines[start]);
+  const ordered = /\d/.test(first[2]);
+  const base = first[1].length;
+  const list = { type: "list", ordered, start: ordered ? parseInt(first[2], 10) : 1, items: [] };
+  let i = start;
+  while (i < lines.length) {
+    const m = ITEM.exec(lines[i]);
+    if (!m || m[1].length !== base || /\d/.test(m[2]) !== ordered) break;
+    const contentIndent = m[1].length + m[2].length + Math.max(1, Math.min(m[3].replace(/\t/g, "    ").length, 4));
+    const itemLines = [m[4]];
+    i++;
+    while (i < lines.length) {
+      const line = lines[i];
+      if (BLANK.test(line)) {
+        let j = i + 1;
+        while (j < lines.length && BLANK.test(lines[j])) j++;
+        if (j < lines.length && indentOf(lines[j]) >= contentIndent) {
+          itemLines.push("");
+          i++;
+          continue;
+        }
+        break;
+      }
+      const ind = indentOf(line);
+      const expanded = line.replace(/\t/g, "    ");
+      if (ind >= contentIndent || (ITEM.test(line) && ind > base)) {
+        itemLines.push(expanded.slice(Math.min(ind, contentIndent)));
+        i++;
+        continue;
+      }
+      if (startsBlock(line)) break;
+      itemLines.push(line.trim()); // lazy continuation of the item's paragraph
+      i++;
+    }
+    list.items.push(parseBlocks(itemLines));
+    let j = i;
+    while (j < lines.length && BLANK.test(lines[j])) j++;
+    const next = j < lines.length ? ITEM.exec(lines[j]) : null;
+    if (next && next[1].length === base && /\d/.test(next[2]) === ordered) i = j;
+    else break;
+  }
+  return { node: list, next: i };
+}
+
+function parseBlocks(lines) {
+  const blocks = [];
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i];
+    if (BLANK.test(line)) {
+      i++;
+      continue;
+    }
+    let m = FENCE.exec(line);
+    if (m) {
+      const fence = m[1];
+      const indent = indentOf(line);
+      const close = new RegExp(`^ {0,3}${fence[0] === "`" ? "`" : "~"}{${fence.length},}[ \\t]*$`);
+      const body = [];
+      i++;
+      while (i < lines.length && !close.test(lines[i])) {
+        body.push(lines[i].replace(new RegExp(`^ {0,${indent}}`), ""));
+        i++;
+      }
+      const closed = i < lines.length;
+      if (closed) i++;
+      blocks.push({ type: "code", lang: m[2].replace(/[^\w+#.-]/g, "").slice(0, 30), text: body.join("\n"), closed });
+      continue;
+    }
+    m = HEADING.exec(line);
+    if (m) {
+      blocks.push({ type: "heading", level: m[1].length, children: parseInline(m[2] ?? "") });
+      i++;
+      continue;
+    }
+    if (RULE.test(line)) {
+      blocks.push({ type: "hr" });
+      i++;
+      continue;
+    }
+    if (QUOTE.test(line)) {
+      const inner = [];
+      while (i < lines.length && !BLANK.test(lines[i])) {
+        if (QUOTE.test(lines[i])) inner.push(lines[i].replace(QUOTE, ""));
+        else if (startsBlock(lines[i])) break;
+        else inner.push(lines[i]); // lazy continuation
+        i++;
+      }
+      blocks.push({ type: "blockquote", children: parseBlocks(inner) });
+      continue;
+    }
+    if (ITEM.test(line)) {
+      const { node, next } = parseList(lines, i);
+      blocks.push(node);
+      i = next;
+      continue;
+    }
+    if (line.includes("|") && i + 1 < lines.length && TABLE_DELIM.test(lines[i + 1])) {
+      const header = splitRow(line);
+      const align = splitRow(lines[i + 1]).map((c) => (c.startsWith(":") && c.endsWith(":") ? "center" : c.endsWith(":") ? "right" : c.startsWith(":") ? "left" : null));
+      if (align.length === header.length) {
+        i += 2;
+        const rows = [];
+        while (i < lines.length && !BLANK.test(lines[i]) && lines[i].includes("|") && !startsBlock(lines[i])) {
+          const cells = splitRow(lines[i]);
+          rows.push(header.map((_, c) => parseInline(cells[c] ?? "")));
+          i++;
+        }
+        blocks.push({ type: "table", align, header: header.map((h) => parseInline(h)), rows });
+        continue;
+      }
+    }
+    const para = [line.trim()];
+    i++;
+    while (i < lines.length && !BLANK.test(lines[i]) && !startsBlock(lines[i])) {
+      if (lines[i].includes("|") && i + 1 < lines.length && TABLE_DELIM.test(lines[i + 1])) break;
+      para.push(lines[i].trim());
+      i++;
+    }
+    blocks.push({ type: "paragraph", children: parseInline(para.join("\n")) });
+  }
+  return blocks;
+}
+
+/** Parses a Markdown document into block nodes. */
+export function parseMarkdown(source) {
+  return parseBlocks(String(source ?? "").replace(/\r\n?/g, "\n").replace(/\u0000/g, "\ufffd").split("\n"));
+}
+
+// ---- inlines ------------------------------------------------------------------------------
+
+const ESCAPABLE = /[!-/:-@[-`{-~]/;
+const CITE = /^\[(\d{1,3}(?:[ \t]*,[ \t]*\d{1,3})*)\](?!\()/;
+const BARE_URL = /^(?:https?:\/\/|www\.)[^\s<>"'`]*[^\s<>"'`.,;:!?)\]}*_~]/i;
+const AUTOLINK = /^<((?:https?|mailto):[^\s<>]*)>/i;
+
+/** Index of the `]` closing the `[` at `open`, honouring nesting and escapes; -1 if none. */
+function closingBracket(text, open) {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\") i++;
+    else if (c === "`") {
+      const run = /^`+/.exec(text.slice(i))[0];
+      const end = text.indexOf(run, i + run.length);
+      if (end !== -1) i = end + run.length - 1;
+    } else if (c === "[") depth++;
+    else if (c === "]" && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** `(url "title")` after a link's text: returns {url, end} or null. */
+function linkDestination(text, at) {
+  if (text[at] !== "(") return null;
+  let i = at + 1;
+  while (text[i] === " ") i++;
+  let url = "";
+  if (text[i] === "<") {
+    const end = text.indexOf(">", i);
+    if (end === -1) return null;
+    url = text.slice(i + 1, end);
+    i = end + 1;
+  } else {
+    let depth = 0;
+    while (i < text.length) {
+      const c = text[i];
+      if (c === "\\" && i + 1 < text.length) {
+        url += text[i + 1];
+        i += 2;
+        continue;
+      }
+      if (c === "(") depth++;
+      else if (c === ")") {
+        if (depth === 0) break;
+        depth--;
+      } else if (c === " " || c === "\n") break;
+      url += c;
+      i++;
+    }
+  }
+  while (text[i] === " " || text[i] === "\n") i++;
+  if (text[i] === '"' || text[i] === "'") {
+    const end = text.indexOf(text[i], i + 1);
+    if (end === -1) return null;
+    i = end + 1;
+    while (text[i] === " ") i++;
+  }
+  if (text[i] !== ")") return null;
+  return { url, end: i + 1 };
+}
+
+const isSpace = (c) => c === undefined || /\s/.test(c);
+const isWordChar = (c) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+
+/** Finds the closing delimiter for emphasis opened at `from` (exclusive), or -1. */
+function closingDelimiter(text, delim, from) {
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (c === "`") {
+      const run = /^`+/.exec(text.slice(i))[0];
+      const end = text.indexOf(run, i + run.length);
+      if (end !== -1) i = end + run.length - 1;
+      continue;
+    }
+    if (text.startsWith(delim, i) && !isSpace(text[i - 1]) && i > from) {
+      if (delim.length === 1 && text[i + 1] === delim) {
+        // "**" inside "*…*": skip the pair, it belongs to a strong span.
+        const inner = closingDelimiter(text, delim + delim, i + 2);
+        if (inner !== -1) {
+          i = inner + 1;
+          continue;
+        }
+      }
+      if (delim[0] === "_" && isWordChar(text[i + delim.length])) continue; // snake_case stays text
+      return i;
+    }
+  }
+  return -1;
+}
+
+/** Parses inline Markdown into inline nodes. */
+export function parseInline(text) {
+  const out = [];
+  let buf = "";
+  const flush = () => {
+    if (buf) out.push({ type: "text", value: decodeEntities(buf) });
+    buf = "";
+  };
+  const push = (node) => {
+    flush();
+    out.push(node);
+  };
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    const rest = text.slice(i);
+    if (c === "\\" && i + 1 < text.length) {
+      if (text[i + 1] === "\n") {
+        push({ type: "br" });
+        i += 2;
+        continue;
+      }
+      if (ESCAPABLE.test(text[i + 1])) {
+        buf += text[i + 1];
+        i += 2;
+        continue;
+      }
+    }
+    if (c === "\n") {
+      push({ type: "br" });
+      i++;
+      continue;
+    }
+    if (c === "`") {
+      const run = /^`+/.exec(rest)[0];
+      const end = text.indexOf(run, i + run.length);
+      if (end !== -1 && text[end + run.length] !== "`") {
+        let value = text.slice(i + run.length, end).replace(/\n/g, " ");
+        if (/^ .*[^ ].* $/.test(value)) value = value.slice(1, -1);
+        push({ type: "code", value });
+        i = end + run.length;
+        continue;
+      }
+      buf += run;
+      i += run.length;
+      continue;
+    }
+    if (c === "[") {
+      const cite = CITE.exec(rest);
+      if (cite) {
+        push({ type: "cite", numbers: cite[1].split(",").map((n) => parseInt(n.trim(), 10)), raw: cite[0] });
+        i += cite[0].length;
+        continue;
+      }
+      const close = closingBracket(text, i);
+      const dest = close !== -1 ? linkDestination(text, close + 1) : null;
+      if (dest) {
+        push({ type: "link", href: safeHref(dest.url), children: parseInline(text.slice(i + 1, close)) });
+        i = dest.end;
+        continue;
+      }
+    }
+    if (c === "!" && text[i + 1] === "[") {
+      // An image: never loaded (a tracking pixel or an exfiltration URL); its alt text stays.
+      const close = closingBracket(text, i + 1);
+      const dest = close !== -1 ? linkDestination(text, close + 1) : null;
+      if (dest) {
+        push({ type: "text", value: decodeEntities(text.slice(i + 2, close)) });
+        i = dest.end;
+        continue;
+      }
+    }
+    if (c === "<") {
+      const auto = AUTOLINK.exec(rest);
+      if (auto) {
+        push({ type: "link", href: safeHref(auto[1]), children: [{ type: "text", value: auto[1] }] });
+        i += auto[0].length;
+        continue;
+      }
+    }
+    if ((c === "h" || c === "H" || c === "w" || c === "W") && !isWordChar(text[i - 1])) {
+      const url = BARE_URL.exec(rest);
+      if (url) {
+        const href = url[0].toLowerCase().startsWith("www.") ? `https://${url[0]}` : url[0];
+        push({ type: "link", href: safeHref(href), children: [{ type: "text", value: url[0] }] });
+        i += url[0].length;
+        continue;
+      }
+    }
+    if (c === "*" || c === "_" || c === "~") {
+      const double = text[i + 1] === c;
+      const delim = double ? c + c : c;
+      const leftOk = !isSpace(text[i + delim.length]) && !(c === "_" && isWordChar(text[i - 1]));
+      if (leftOk && (c !== "~" || double)) {
+        const end = closingDelimiter(text, delim, i + delim.length);
+        if (end !== -1) {
+          const type = c === "~" ? "del" : double ? "strong" : "em";
+          push({ type, children: parseInline(text.slice(i + delim.length, end)) });
+          i = end + delim.length;
+          continue;
+        }
+      }
+      buf += delim;
+      i += delim.length;
+      continue;
+    }
+    buf += c;
+    i++;
+  }
+  flush();
+  return out;
+}
+
+/** Plain text of inline nodes (for labels and copying). */
+export function inlineText(nodes) {
+  return nodes.map((n) => (n.type === "text" || n.type === "code" ? n.value : n.type === "cite" ? n.raw : n.type === "br" ? "\n" : n.children ? inlineText(n.children) : "")).join("");
+}

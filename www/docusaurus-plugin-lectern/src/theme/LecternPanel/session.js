@@ -1,0 +1,108 @@
+// Loads the Lectern runtime (retrieval worker + wasm, then the chat layer) from the files the
+// plugin put on the site, once per page: the panel may unmount (the reader leaves the docs)
+// and mount again without downloading anything twice. The runtime is plain ES modules
+// served as they are, so webpack must not touch these imports (webpackIgnore).
+//
+// A session is {subscribe, getState, ready, retry}: state = {phase, progress, error, …}.
+
+let current = null;
+
+const absolute = (url) => new URL(url, window.location.href).href;
+
+function createSession(config) {
+  const listeners = new Set();
+  let state = {
+    /** "loading" → "ready" (keyword search works) | "error". */
+    phase: "loading",
+    /** Index download before lexical-ready: {loaded, total} or null. */
+    index: null,
+    /** The model: "waiting" | "downloading" | "initialising" | "ready" | "failed". */
+    model: "waiting",
+    modelProgress: null,
+    modelError: null,
+    error: null,
+  };
+  const set = (patch) => {
+    state = { ...state, ...patch };
+    for (const l of listeners) l(state);
+  };
+
+  const onProgress = (e) => {
+    switch (e.phase) {
+      case "index":
+        set({ index: { loaded: e.loaded, total: e.total } });
+        break;
+      case "model":
+        set({ model: "downloading", modelProgress: { loaded: e.loaded, total: e.total } });
+        break;
+      case "model-init":
+        set({ model: "initialising" });
+        break;
+      case "hybrid-ready":
+        set({ model: "ready", modelError: null });
+        break;
+      case "model-failed":
+        set({ model: "failed", modelError: e.error ?? null });
+        break;
+      default:
+    }
+  };
+
+  const ready = (async () => {
+    if (!config.bundleUrl) {
+      const error = new Error("This site was started without its search index (the plugin's indexInDev option is false).");
+      error.code = "INDEX_UNAVAILABLE";
+      throw error;
+    }
+    const runtime = absolute(config.runtimeUrl);
+    // Both modules download in parallel; the chat layer waits for the retrieval API below.
+    const [api, chatModule] = await Promise.all([
+      import(/* webpackIgnore: true */ `${runtime}index.js`),
+      import(/* webpackIgnore: true */ `${runtime}chat.js`),
+    ]);
+    const lectern = await api.Lectern.open({ bundleUrl: absolute(config.bundleUrl), onProgress });
+    if (!lectern.state.hybrid && !lectern.state.modelError) set({ model: state.model === "waiting" ? "downloading" : state.model });
+    const chatOptions = { ...config.chat, lectern };
+    if (chatOptions.endpoint) chatOptions.endpoint = absolute(chatOptions.endpoint);
+    const LecternChat = chatModule.LecternChat ?? chatModule.default;
+    const chat = await LecternChat.create(chatOptions);
+    const result = {
+      lectern,
+      chat,
+      personas: chatModule.PERSONAS ?? [],
+      texts: {
+        refusal: chatModule.REFUSAL_MESSAGE,
+        refusalSuggestion: chatModule.REFUSAL_SUGGESTION,
+        slow: chatModule.SLOW_MESSAGE,
+      },
+      limits: { question: api.QUESTION_MAX_CHARS ?? 1000, selectionMin: api.SELECTION_MIN_CHARS ?? 10, selectionMax: api.SELECTION_MAX_CHARS ?? 5000 },
+    };
+    set({ phase: "ready" });
+    return result;
+  })();
+  ready.catch((error) => set({ phase: "error", error: { code: error?.code ?? "INDEX_UNAVAILABLE", message: String(error?.message ?? error), suggestion: error?.suggestion ?? "" } }));
+
+  return {
+    ready,
+    getState: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** The page's session for this configuration, created on first use. */
+export function getSession(config) {
+  const key = `${config.runtimeUrl}|${config.bundleUrl}|${JSON.stringify(config.chat)}`;
+  if (!current || current.key !== key) current = { key, session: createSession(config) };
+  return current.session;
+}
+
+/** Forgets a failed session so the next getSession() tries again. */
+export function resetSession() {
+  if (current) {
+    current.session.ready.then((s) => s.lectern.close(), () => {});
+    current = null;
+  }
+}

@@ -1,0 +1,85 @@
+// Every text the panel shows, through Docusaurus i18n: `docusaurus write-translations`
+// collects these ids into i18n/<locale>/code.json, where a site translates or rewords them.
+// The calls must stay literal (id and message as plain strings) for that extraction.
+import { translate } from '@docusaurus/Translate';
+
+let cached = null;
+
+/** The panel's fixed strings (computed once per page: the locale does not change). */
+export function strings() {
+  cached ??= {
+    title: translate({ id: 'lectern.panel.title', message: 'Ask this site', description: 'Heading of the Lectern chat panel' }),
+    close: translate({ id: 'lectern.action.close', message: 'Close' }),
+    closeLabel: translate({ id: 'lectern.panel.closeLabel', message: 'Close the assistant (Esc)' }),
+    newConversation: translate({ id: 'lectern.action.newConversation', message: 'New conversation' }),
+    persona: translate({ id: 'lectern.persona.label', message: 'Answer style', description: 'Label of the persona picker' }),
+    welcome: translate({
+      id: 'lectern.welcome',
+      message: 'Ask a question about this site. Answers come from its pages, with numbered links to the sections they use.',
+    }),
+    starters: translate({ id: 'lectern.welcome.starters', message: 'Try asking', description: 'Heading above the starter questions' }),
+    placeholder: translate({ id: 'lectern.composer.placeholder', message: 'Ask a question…' }),
+    placeholderSelection: translate({ id: 'lectern.composer.placeholderSelection', message: 'Ask about the selected text…' }),
+    inputLabel: translate({ id: 'lectern.composer.label', message: 'Your question' }),
+    send: translate({ id: 'lectern.action.send', message: 'Send' }),
+    stop: translate({ id: 'lectern.action.stop', message: 'Stop' }),
+    retry: translate({ id: 'lectern.action.retry', message: 'Retry' }),
+    copy: translate({ id: 'lectern.action.copy', message: 'Copy answer' }),
+    copied: translate({ id: 'lectern.action.copied', message: 'Copied' }),
+    copyCode: translate({ id: 'lectern.action.copyCode', message: 'Copy code' }),
+    helpful: translate({ id: 'lectern.feedback.up', message: 'Helpful' }),
+    notHelpful: translate({ id: 'lectern.feedback.down', message: 'Not helpful' }),
+    thanks: translate({ id: 'lectern.feedback.thanks', message: 'Thanks for the feedback' }),
+    you: translate({ id: 'lectern.message.you', message: 'You' }),
+    assistant: translate({ id: 'lectern.message.assistant', message: 'Answer' }),
+    sources: translate({ id: 'lectern.sources.title', message: 'Sources' }),
+    selectionLabel: translate({ id: 'lectern.selection.label', message: 'Selected text' }),
+    removeSelection: translate({ id: 'lectern.selection.remove', message: 'Stop asking about the selection' }),
+    explain: translate({ id: 'lectern.selection.explain', message: 'Explain this' }),
+    simplify: translate({ id: 'lectern.selection.simplify', message: 'Explain it more simply' }),
+    example: translate({ id: 'lectern.selection.example', message: 'Give an example' }),
+    thinking: translate({ id: 'lectern.status.thinking', message: 'Thinking…' }),
+    searching: translate({ id: 'lectern.status.searching', message: 'Searching the site…' }),
+    slow: translate({ id: 'lectern.status.slow', message: 'Response is taking longer than expected…' }),
+    loadingIndex: translate({ id: 'lectern.status.loadingIndex', message: 'Loading the search index…' }),
+    modelLoading: translate({ id: 'lectern.status.modelLoading', message: 'Keyword search works now; the language model for better answers is loading…' }),
+    modelInit: translate({ id: 'lectern.status.modelInit', message: 'Preparing the language model… keyword search already works.' }),
+    modelFailed: translate({ id: 'lectern.status.modelFailed', message: 'Semantic search is unavailable; answers use keyword search.' }),
+    indexFailed: translate({ id: 'lectern.status.indexFailed', message: 'The search index could not be loaded.' }),
+    tryAgain: translate({ id: 'lectern.action.tryAgain', message: 'Try again' }),
+    refusalTitle: translate({ id: 'lectern.answer.refusal', message: 'Not in this site', description: 'Label of an answer where the site has nothing on the question' }),
+    extractive: translate({ id: 'lectern.answer.extractive', message: 'Excerpts from the pages', description: 'Label of an answer made of quoted sentences, without an LLM' }),
+    fromSelection: translate({ id: 'lectern.answer.fromSelection', message: 'From your selection' }),
+    confidenceLabel: translate({ id: 'lectern.confidence.tooltip', message: 'How closely the site’s sections match the question' }),
+    high: translate({ id: 'lectern.confidence.high', message: 'High confidence' }),
+    medium: translate({ id: 'lectern.confidence.medium', message: 'Medium confidence' }),
+    low: translate({ id: 'lectern.confidence.low', message: 'Low confidence: check the sources' }),
+    errorTitle: translate({ id: 'lectern.error.title', message: 'The answer could not be completed.' }),
+    partial: translate({ id: 'lectern.error.partial', message: 'Partial answer' }),
+    disclaimer: translate({ id: 'lectern.footer.disclaimer', message: 'Answers are generated from this site and can be wrong: check the cited sections.' }),
+    disclaimerExtractive: translate({ id: 'lectern.footer.disclaimerExtractive', message: 'Answers quote this site’s pages; no AI model is used.' }),
+    answerDone: translate({ id: 'lectern.live.answerDone', message: 'Answer ready.' }),
+    general: translate({ id: 'lectern.persona.general', message: 'General' }),
+    beginner: translate({ id: 'lectern.persona.beginner', message: 'Beginner' }),
+    software_engineer: translate({ id: 'lectern.persona.software_engineer', message: 'Software engineer' }),
+    robotics_student: translate({ id: 'lectern.persona.robotics_student', message: 'Robotics student' }),
+    ai_researcher: translate({ id: 'lectern.persona.ai_researcher', message: 'AI researcher' }),
+  };
+  return cached;
+}
+
+export const format = {
+  modelDownload: (loaded, total) =>
+    translate(
+      { id: 'lectern.status.modelDownload', message: 'Keyword search works now; downloading the language model for better answers ({loaded} of {total})…' },
+      { loaded, total },
+    ),
+  indexDownload: (loaded, total) => translate({ id: 'lectern.status.indexDownload', message: 'Loading the search index ({loaded} of {total})…' }, { loaded, total }),
+  selectionTooLong: (length, max) =>
+    translate({ id: 'lectern.selection.tooLong', message: 'The selection is {length} characters long; questions can quote at most {max}.' }, { length, max }),
+  trim: (max) => translate({ id: 'lectern.selection.trim', message: 'Trim to the first {max} characters' }, { max }),
+  selectionTooShort: (min) => translate({ id: 'lectern.selection.tooShort', message: 'Select at least {min} characters to ask about them.' }, { min }),
+  questionLength: (length, max) => translate({ id: 'lectern.composer.length', message: '{length} / {max}' }, { length, max }),
+  source: (n, title) => translate({ id: 'lectern.sources.link', message: 'Source {n}: {title}' }, { n, title }),
+  stopNotice: (partial) => (partial ? translate({ id: 'lectern.status.stoppedPartial', message: 'Stopped: the answer is incomplete.' }) : translate({ id: 'lectern.status.stopped', message: 'Stopped' })),
+};

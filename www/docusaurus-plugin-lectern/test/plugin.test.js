@@ -1,0 +1,74 @@
+// The plugin's startup checks and the files it emits, with stand-ins for the CLI and runtime.
+"use strict";
+
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const plugin = require("../src/index");
+const { findCli } = require("../src/cli");
+
+function tempSite(t) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-plugin-"));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const runtime = path.join(dir, "runtime");
+  fs.mkdirSync(runtime);
+  for (const f of ["index.js", "worker.js", "chat.js", "lectern.js"]) fs.writeFileSync(path.join(runtime, f), "// stand-in\n");
+  fs.writeFileSync(path.join(runtime, "wasm-file.js"), 'export const WASM_FILE = "lectern_bg.0123456789ab.wasm";\n');
+  fs.writeFileSync(path.join(runtime, "lectern_bg.0123456789ab.wasm"), "");
+  fs.writeFileSync(path.join(runtime, "index.d.ts"), "");
+  const bundle = path.join(dir, "bundle");
+  fs.mkdirSync(bundle);
+  fs.writeFileSync(path.join(bundle, "manifest.json"), JSON.stringify({ format: "lectern-index", format_version: 1 }));
+  fs.writeFileSync(path.join(bundle, "chunks.0123456789ab.json"), "[]");
+  return { dir, runtime, bundle };
+}
+
+const context = (siteDir) => ({ siteDir, siteConfig: { baseUrl: "/docs-site/" }, siteConfigPath: path.join(siteDir, "docusaurus.config.js"), baseUrl: "/docs-site/" });
+
+test("with a prebuilt bundle: emits bundle and runtime under <baseUrl><path>/, and tells the widget where", async (t) => {
+  const { dir, runtime, bundle } = tempSite(t);
+  const p = plugin(context(dir), { bundleDir: bundle, runtimeDir: runtime, endpoint: "/api/chat" });
+  const content = await p.loadContent();
+  assert.deepEqual(content.files.sort(), [
+    "lectern/bundle/chunks.0123456789ab.json",
+    "lectern/bundle/manifest.json",
+    "lectern/runtime/chat.js",
+    "lectern/runtime/index.js",
+    "lectern/runtime/lectern.js",
+    "lectern/runtime/lectern_bg.0123456789ab.wasm",
+    "lectern/runtime/wasm-file.js",
+    "lectern/runtime/worker.js",
+  ]);
+  let data;
+  await p.contentLoaded({ content, actions: { setGlobalData: (d) => (data = d) } });
+  assert.equal(data.bundleUrl, "/docs-site/lectern/bundle/");
+  assert.equal(data.runtimeUrl, "/docs-site/lectern/runtime/");
+  assert.equal(data.chat.endpoint, "/api/chat");
+  assert.ok(fs.existsSync(path.join(p.getThemePath(), "LecternWidget", "index.js")));
+  assert.ok(fs.existsSync(path.join(p.getThemePath(), "DocsRoot", "index.js")));
+  assert.equal(p.configureWebpack({}, false).plugins.length, 1);
+});
+
+test("startup fails clearly when the runtime is not built or the bundle is not one", (t) => {
+  const { dir, runtime, bundle } = tempSite(t);
+  fs.rmSync(path.join(runtime, "chat.js"));
+  assert.throws(() => plugin(context(dir), { bundleDir: bundle, runtimeDir: runtime }), /lacks chat.js: it is not built, or too old.*scripts\/build-pkg.sh/);
+  fs.writeFileSync(path.join(runtime, "chat.js"), "");
+  fs.rmSync(path.join(bundle, "manifest.json"));
+  assert.throws(() => plugin(context(dir), { bundleDir: bundle, runtimeDir: runtime }), /is not a Lectern bundle \(manifest.json: missing\)/);
+});
+
+test("the CLI: an explicit path must exist; otherwise the message says how to get one", () => {
+  assert.throws(() => findCli("/nonexistent/lectern", {}), /the "cli" option points to \/nonexistent\/lectern, which is not an executable file/);
+  assert.throws(() => findCli(null, { LECTERN_BIN: "/nonexistent/lectern" }), /\$LECTERN_BIN points to/);
+  assert.throws(() => findCli(null, { PATH: "/nonexistent", LECTERN_CACHE: "/nonexistent/cache" }), /`lectern` CLI was not found.*cargo build --release -p index-build/);
+  assert.equal(findCli(null, { PATH: path.dirname(process.execPath), LECTERN_BIN: process.execPath }), process.execPath);
+});
+
+test("swizzle config lists the widget's components", () => {
+  const { components } = plugin.getSwizzleConfig();
+  assert.deepEqual(Object.keys(components), ["LecternWidget", "LecternPanel", "LecternPanel/Message", "LecternPanel/Markdown", "DocsRoot"]);
+  assert.equal(components.LecternWidget.actions.wrap, "safe");
+});

@@ -161,12 +161,12 @@ function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, onNa
         </div>
       )}
       {message.status === 'stopped' && <p className="lectern-muted lectern-small">{format.stopNotice(Boolean(message.content))}</p>}
-      {!refusal && <Sources sources={message.sources} onNavigate={onNavigate} />}
-      {!streaming && (
+      {/* An answer that failed before any text has nothing to cite. */}
+      {!refusal && message.content && <Sources sources={message.sources} onNavigate={onNavigate} />}
+      {!streaming && message.content && (
         <div className="lectern-meta">
           <Confidence level={message.confidence} />
           {message.kind === 'extractive' && <span className="lectern-badge">{s.extractive}</span>}
-          {message.kind === 'selection' && <span className="lectern-badge">{s.fromSelection}</span>}
         </div>
       )}
       {!streaming && <Actions message={message} feedback={feedback} onFeedback={onFeedback} onCopy={onCopy} onRetry={onRetry} canRetry={canRetry} />}

@@ -49,7 +49,6 @@ export function strings() {
     tryAgain: translate({ id: 'lectern.action.tryAgain', message: 'Try again' }),
     refusalTitle: translate({ id: 'lectern.answer.refusal', message: 'Not in this site', description: 'Label of an answer where the site has nothing on the question' }),
     extractive: translate({ id: 'lectern.answer.extractive', message: 'Excerpts from the pages', description: 'Label of an answer made of quoted sentences, without an LLM' }),
-    fromSelection: translate({ id: 'lectern.answer.fromSelection', message: 'From your selection' }),
     confidenceLabel: translate({ id: 'lectern.confidence.tooltip', message: 'How closely the site’s sections match the question' }),
     high: translate({ id: 'lectern.confidence.high', message: 'High confidence' }),
     medium: translate({ id: 'lectern.confidence.medium', message: 'Medium confidence' }),

@@ -63,14 +63,17 @@ optimise() {
   echo "$result"
 }
 
-# The chat module first: both builds write the same lectern.wasm, so each is bound right
-# after its build. Cargo keeps both compiled variants, so neither rebuilds the other, and
-# neither holds the other's code, so a chat change never re-optimises the core.
+# The chat module builds in a target dir of its own: a cdylib's output file has no hash in
+# its name, so two feature sets in one target dir would overwrite each other's lectern.wasm
+# and a fresh (not relinked) build would hand over the other module. Its dependencies are
+# small (about a minute cold).
 step "wasm32 build of the chat module (no retrieval: the page thread's module)"
 start=$SECONDS
-cargo build --release --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features chat
+chat_target="$LECTERN_CACHE/target-chat"
+cargo build --release --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features chat \
+  --target-dir "$chat_target"
 echo "  cargo: $((SECONDS - start)) s"
-wasm-bindgen --target web --out-dir "$out" --out-name lectern_chat "$wasm"
+wasm-bindgen --target web --out-dir "$out" --out-name lectern_chat "$chat_target/wasm32-unknown-unknown/release/lectern.wasm"
 
 step "wasm32 build of the core (retrieval: the worker's module)"
 start=$SECONDS

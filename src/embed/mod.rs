@@ -65,11 +65,14 @@ impl Embedder {
             .and_then(|m| m.into_decluttered())
             .map_err(invalid)?;
         let inputs = encoder_inputs(&model)?;
-        // A text has at least one token. Without this tract cannot prove that an elementwise op
-        // over [sequence, 1536] is large enough for its by-scalar and unicast kernels, and keeps
-        // generic broadcasting Mul/Add: half the time of a 256-token passage (profile_ops).
-        if let TDim::Sym(sequence) = model.input_fact(0).map_err(invalid)?.shape[1].clone() {
-            model.symbols.add_assertion(format!("{sequence}>=1")).map_err(invalid)?;
+        // A batch has at least one text and a text at least one token. Without this tract
+        // cannot prove that an elementwise op over [batch, sequence, 1536] is large enough for
+        // its by-scalar and unicast kernels, and keeps generic broadcasting Mul/Add: half the
+        // time of a 256-token passage (examples/profile_ops.rs).
+        for dim in model.input_fact(0).map_err(invalid)?.shape.iter().take(2) {
+            if let TDim::Sym(symbol) = dim {
+                model.symbols.add_assertion(format!("{symbol}>=1")).map_err(invalid)?;
+            }
         }
 
         // Reuse the model's own batch symbol (declaring a new one fails to unify).

@@ -58,7 +58,9 @@ pub fn run(args: BuildArgs) -> CommandResult {
     let start = Instant::now();
     let report = args.site.read()?;
     let (onnx, tokenizer) = ModelFiles::in_dir(&args.model_dir, ModelVariant::Int8).read()?;
-    let embedder = Embedder::from_bytes_for_batches(&onnx, &tokenizer)?;
+    // One text per run, on one thread per core: with the sequence symbol asserted this is
+    // 2.4x faster than padded batches of 16 (scripts/bench/build.sh, BENCHMARKS.md).
+    let embedder = Embedder::from_bytes(&onnx, &tokenizer)?;
     let model_files = (!args.no_model).then_some(ModelFileBytes { onnx: &onnx, tokenizer: &tokenizer });
     let progress = progress_bar(!args.json);
     let mut summary = build_bundle(&report, &embedder, model_files, &args.out, args.text_shard_bytes, |done, all| {

@@ -5,7 +5,8 @@
 //!
 //! A server that ignores `stream: true` and sends one JSON completion is read too. A stream
 //! that ends before `[DONE]` (or a final `finish_reason`), an unreadable event or an error
-//! event is an `LLM_BAD_RESPONSE`.
+//! event is an `LLM_BAD_RESPONSE`: a `Failed` step after the tokens that came before it (in
+//! the same bytes too), and nothing after it.
 
 use super::error::ChatError;
 
@@ -13,6 +14,7 @@ use super::error::ChatError;
 pub enum StreamStep {
     Token(String),
     Done,
+    Failed(ChatError),
 }
 
 #[derive(Debug, Default)]
@@ -28,6 +30,7 @@ pub struct CompletionStream {
     started: bool,
     finished: bool,
     done: bool,
+    failed: bool,
 }
 
 impl CompletionStream {
@@ -41,14 +44,35 @@ impl CompletionStream {
     }
 
     /// Reads the next bytes of the body.
-    pub fn feed(&mut self, bytes: &[u8]) -> Result<Vec<StreamStep>, ChatError> {
+    pub fn feed(&mut self, bytes: &[u8]) -> Vec<StreamStep> {
         let mut steps = Vec::new();
+        if let Err(error) = self.read(bytes, &mut steps) {
+            self.failed = true;
+            steps.push(StreamStep::Failed(error));
+        }
+        steps
+    }
+
+    /// The body has ended: what it still held, or why it was incomplete.
+    pub fn finish(&mut self) -> Vec<StreamStep> {
+        let mut steps = Vec::new();
+        if let Err(error) = self.read_end(&mut steps) {
+            self.failed = true;
+            steps.push(StreamStep::Failed(error));
+        }
+        steps
+    }
+
+    fn read(&mut self, bytes: &[u8], steps: &mut Vec<StreamStep>) -> Result<(), ChatError> {
+        if self.failed || self.finished {
+            return Ok(());
+        }
         let mut bytes = bytes;
         if !self.started {
             let skip = bytes.iter().take_while(|b| b.is_ascii_whitespace()).count();
             bytes = &bytes[skip..];
             match bytes.first() {
-                None => return Ok(steps),
+                None => return Ok(()),
                 Some(b'{') => self.whole_json = Some(Vec::new()),
                 Some(_) => {}
             }
@@ -56,41 +80,39 @@ impl CompletionStream {
         }
         if let Some(json) = &mut self.whole_json {
             json.extend_from_slice(bytes);
-            return Ok(steps);
+            return Ok(());
         }
         for &byte in bytes {
             let after_cr = std::mem::replace(&mut self.after_cr, byte == b'\r');
             match byte {
                 b'\n' if after_cr => {}
-                b'\n' | b'\r' => self.end_line(&mut steps)?,
+                b'\n' | b'\r' => self.end_line(steps)?,
                 _ => self.line.push(byte),
             }
         }
-        Ok(steps)
+        Ok(())
     }
 
-    /// The body has ended: what it still held, or why it was incomplete.
-    pub fn finish(&mut self) -> Result<Vec<StreamStep>, ChatError> {
-        let mut steps = Vec::new();
-        if self.finished {
-            return Ok(steps);
+    fn read_end(&mut self, steps: &mut Vec<StreamStep>) -> Result<(), ChatError> {
+        if self.failed || self.finished {
+            return Ok(());
         }
         self.finished = true;
         if let Some(json) = self.whole_json.take() {
             steps.push(StreamStep::Token(whole_completion(&json)?));
             steps.push(StreamStep::Done);
             self.done = true;
-            return Ok(steps);
+            return Ok(());
         }
         if !self.line.is_empty() {
-            self.end_line(&mut steps)?;
+            self.end_line(steps)?;
         }
         // An event not followed by a blank line is still read: some servers close right after `[DONE]`.
-        self.dispatch(&mut steps)?;
+        self.dispatch(steps)?;
         if !self.done {
             return Err(ChatError::bad_stream("CUT", "The answer stream ended before it was complete."));
         }
-        Ok(steps)
+        Ok(())
     }
 
     fn end_line(&mut self, steps: &mut Vec<StreamStep>) -> Result<(), ChatError> {
@@ -176,24 +198,27 @@ mod tests {
         format!("data: {delta}\n\n")
     }
 
-    /// Feeds `body` in pieces of `size` bytes and returns the text and whether it completed.
-    fn read(body: &[u8], size: usize) -> Result<(String, bool), ChatError> {
+    /// Feeds `body` in pieces of `size` bytes and returns the text and whether it completed,
+    /// or the failure and the text that came before it.
+    fn read_partial(body: &[u8], size: usize) -> (String, Result<bool, ChatError>) {
         let mut stream = CompletionStream::new();
         let mut text = String::new();
-        let mut done = false;
-        let mut take = |steps: Vec<StreamStep>| {
-            for step in steps {
-                match step {
-                    StreamStep::Token(t) => text.push_str(&t),
-                    StreamStep::Done => done = true,
-                }
+        let mut outcome = Ok(false);
+        let mut steps: Vec<StreamStep> = body.chunks(size).flat_map(|piece| stream.feed(piece)).collect();
+        steps.extend(stream.finish());
+        for step in steps {
+            match step {
+                StreamStep::Token(t) => text.push_str(&t),
+                StreamStep::Done => outcome = Ok(true),
+                StreamStep::Failed(e) => outcome = Err(e),
             }
-        };
-        for piece in body.chunks(size) {
-            take(stream.feed(piece)?);
         }
-        take(stream.finish()?);
-        Ok((text, done))
+        (text, outcome)
+    }
+
+    fn read(body: &[u8], size: usize) -> Result<(String, bool), ChatError> {
+        let (text, outcome) = read_partial(body, size);
+        outcome.map(|done| (text, done))
     }
 
     #[test]
@@ -229,8 +254,14 @@ mod tests {
 
     #[test]
     fn malformed_and_error_events_are_reported() {
-        let bad = format!("{}data: {{not json\n\n", chunk("a"));
+        let bad = format!("{}{}data: {{not json\n\n{}", chunk("a"), chunk("b"), chunk("never read"));
         assert_eq!(read(bad.as_bytes(), 10).err().and_then(|e| e.detail), Some("MALFORMED_EVENT".into()));
+        // Tokens that arrive in the same bytes as the bad event are kept; nothing after it is read.
+        for size in [10, bad.len()] {
+            let (text, outcome) = read_partial(bad.as_bytes(), size);
+            assert_eq!(text, "ab");
+            assert!(outcome.is_err());
+        }
         let error = format!("{}data: {{\"error\":{{\"message\":\"overloaded\"}}}}\n\n", chunk("a"));
         let err = read(error.as_bytes(), 10).err();
         assert!(err.is_some_and(|e| e.detail.as_deref() == Some("ERROR_EVENT") && e.message.contains("overloaded")));
@@ -247,7 +278,7 @@ mod tests {
     fn a_whole_json_completion_is_read() {
         let body = r#"  {"choices":[{"message":{"role":"assistant","content":"All at once [1]."}}]}"#;
         assert_eq!(read(body.as_bytes(), 4), Ok(("All at once [1].".into(), true)));
-        let empty_body = CompletionStream::new().finish().err().and_then(|e| e.detail);
-        assert_eq!(empty_body, Some("CUT".into()));
+        let empty_body = CompletionStream::new().finish();
+        assert!(matches!(&empty_body[..], [StreamStep::Failed(e)] if e.detail.as_deref() == Some("CUT")));
     }
 }

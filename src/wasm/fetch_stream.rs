@@ -90,47 +90,41 @@ pub async fn stream_completion(
         if Reflect::get(&chunk, &"done".into()).ok().is_some_and(|d| d.is_truthy()) {
             return finish(&mut parser, listener);
         }
-        let bytes = Reflect::get(&chunk, &"value".into()).ok().and_then(|v| v.dyn_into::<Uint8Array>().ok());
-        let steps = match bytes.map(|b| parser.feed(&b.to_vec())) {
-            Some(Ok(steps)) => steps,
-            Some(Err(error)) => {
+        let Some(bytes) = Reflect::get(&chunk, &"value".into()).ok().and_then(|v| v.dyn_into::<Uint8Array>().ok())
+        else {
+            continue;
+        };
+        match deliver(parser.feed(&bytes.to_vec()), &mut clock, listener) {
+            Some(end) => {
+                // Complete or broken: whatever follows is not read.
+                let _ = reader.cancel();
                 controller.abort();
-                return StreamEnd::Failed(error);
+                return end;
             }
             None => continue,
-        };
-        if deliver(steps, &mut clock, listener) {
-            // The answer is complete; whatever follows `[DONE]` is not read.
-            let _ = reader.cancel();
-            return StreamEnd::Done;
         }
     }
 }
 
 fn finish(parser: &mut CompletionStream, listener: &mut dyn Listener) -> StreamEnd {
-    match parser.finish() {
-        Ok(steps) => {
-            let mut clock = Clock::new(f64::INFINITY, f64::INFINITY);
-            deliver(steps, &mut clock, listener);
-            StreamEnd::Done
-        }
-        Err(error) => StreamEnd::Failed(error),
-    }
+    let mut clock = Clock::new(f64::INFINITY, f64::INFINITY);
+    deliver(parser.finish(), &mut clock, listener).unwrap_or(StreamEnd::Done)
 }
 
-/// Passes tokens on; true once the stream has said it is done.
-fn deliver(steps: Vec<StreamStep>, clock: &mut Clock, listener: &mut dyn Listener) -> bool {
-    let mut done = false;
+/// Passes tokens on; how the stream ended once it has (done or failed), else None.
+fn deliver(steps: Vec<StreamStep>, clock: &mut Clock, listener: &mut dyn Listener) -> Option<StreamEnd> {
+    let mut end = None;
     for step in steps {
         match step {
             StreamStep::Token(text) => {
                 clock.token_arrived();
                 listener.token(&text);
             }
-            StreamStep::Done => done = true,
+            StreamStep::Done => end = Some(StreamEnd::Done),
+            StreamStep::Failed(error) => end = Some(StreamEnd::Failed(error)),
         }
     }
-    done
+    end
 }
 
 fn fetch(request: &Request<'_>, controller: &AbortController) -> Promise {

@@ -146,12 +146,10 @@ impl Conversation {
         usable[usable.len().saturating_sub(HISTORY_FOR_LLM)..].to_vec()
     }
 
-    /// Removes the last exchange if it did not complete (an error, a stop, or excerpts given
-    /// in place of an unreachable LLM), returning its
-    /// question, so a retry asks it again without a duplicate in the history.
-    pub fn take_unfinished_question(&mut self) -> Option<Message> {
-        let last_index = self.messages.len().checked_sub(1)?;
-        let last = &self.messages[last_index];
+    /// The question of the last exchange if it did not complete (an error, a stop, or
+    /// excerpts given in place of an unreachable LLM), and the index where that exchange starts.
+    fn unfinished(&self) -> Option<(usize, &Message)> {
+        let last = self.messages.last()?;
         // An answer with an error attached is unfinished too: the excerpts given when the
         // endpoint was unreachable.
         let unfinished = last.role == Role::User
@@ -160,13 +158,20 @@ impl Conversation {
         if !unfinished {
             return None;
         }
-        if last.role == Role::Assistant {
-            self.messages.pop();
-        }
-        match self.messages.last() {
-            Some(m) if m.role == Role::User => self.messages.pop(),
-            _ => None,
-        }
+        let question = self.messages.len() - if last.role == Role::Assistant { 2 } else { 1 };
+        self.messages.get(question).filter(|m| m.role == Role::User).map(|m| (question, m))
+    }
+
+    /// The question a retry would ask again, if the last exchange did not complete.
+    pub fn unfinished_question(&self) -> Option<&Message> {
+        self.unfinished().map(|(_, question)| question)
+    }
+
+    /// Removes the last exchange if it did not complete, returning its question, so a retry
+    /// asks it again without a duplicate in the history.
+    pub fn take_unfinished_question(&mut self) -> Option<Message> {
+        let (start, _) = self.unfinished()?;
+        self.messages.drain(start..).next()
     }
 }
 
@@ -239,6 +244,7 @@ mod tests {
         let mut stopped = message(3, Role::Assistant);
         stopped.status = Some(MessageStatus::Stopped);
         c.push(stopped);
+        assert_eq!(c.unfinished_question().map(|m| m.id.as_str()), Some("m2"));
         assert_eq!(c.take_unfinished_question().map(|m| m.id), Some("m2".into()));
         assert_eq!(c.messages.len(), 2);
         c.push(message(4, Role::User));

@@ -139,13 +139,12 @@ impl Chat {
     /// The question of the last exchange if it failed or was stopped (for a retry), else null.
     #[wasm_bindgen(js_name = unfinishedQuestion)]
     pub fn unfinished_question(&self) -> Result<JsValue, JsError> {
-        let mut conversation = self.state.borrow().conversation.clone();
-        match conversation.take_unfinished_question() {
+        match self.state.borrow().conversation.unfinished_question() {
             Some(question) => to_js(&AskRequest {
-                question: question.content,
+                question: question.content.clone(),
                 mode: question.mode.unwrap_or_default(),
-                selection: question.selection,
-                persona: question.persona,
+                selection: question.selection.clone(),
+                persona: question.persona.clone(),
             }),
             None => Ok(JsValue::NULL),
         }
@@ -173,13 +172,9 @@ impl Chat {
     ) -> Result<js_sys::Promise, JsError> {
         let request: AskRequest = from_js(request)?;
         let ask = to_ask(&request).map_err(invalid_error)?;
-        let retrieval: Option<Retrieval> =
-            if retrieval.is_null() || retrieval.is_undefined() { None } else { Some(from_js(retrieval)?) };
-        let failure: Option<RetrievalFailure> = if retrieval_error.is_null() || retrieval_error.is_undefined() {
-            None
-        } else {
-            Some(from_js(retrieval_error)?)
-        };
+        // null and undefined read as None.
+        let retrieval: Option<Retrieval> = from_js(retrieval)?;
+        let failure: Option<RetrievalFailure> = from_js(retrieval_error)?;
         let state = self.state.clone();
         let events = Events(on_event);
         Ok(wasm_bindgen_futures::future_to_promise(async move { run(state, ask, retrieval, failure, events).await }))
@@ -216,10 +211,6 @@ impl State {
             }
             _ => None,
         }
-    }
-
-    fn push(&mut self, message: Message) {
-        self.conversation.push(message);
     }
 }
 
@@ -260,7 +251,7 @@ impl Events {
     fn emit(&self, event: serde_json::Value) {
         if let Ok(value) = to_js(&event) {
             if let Err(e) = self.0.call1(&JsValue::NULL, &value) {
-                web_sys_console_error(&e);
+                web_sys::console::error_2(&"Lectern: onEvent threw".into(), &e);
             }
         }
     }
@@ -269,16 +260,6 @@ impl Events {
         self.emit(json!({ "type": "notice", "code": notice.code(), "message": notice.message() }));
     }
 }
-
-fn web_sys_console_error(e: &JsValue) {
-    js_sys::Reflect::get(&js_sys::global(), &"console".into())
-        .ok()
-        .and_then(|c| js_sys::Reflect::get(&c, &"error".into()).ok())
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-        .map(|f| f.call2(&JsValue::NULL, &"Lectern: onEvent threw".into(), e));
-}
-
-use wasm_bindgen::JsCast;
 
 /// The whole answer: store the question, decide, stream or not, store the answer.
 async fn run(
@@ -296,7 +277,7 @@ async fn run(
         let mut s = state.borrow_mut();
         s.stop(); // one answer at a time: a newer question stops the older one
         s.stop_requested = false;
-        s.push(user);
+        s.conversation.push(user);
         s.save();
         if let Some(notice) = s.untold_notice() {
             events.notice(notice);
@@ -475,7 +456,7 @@ fn finish(state: &Rc<RefCell<State>>, ask: &Ask, outcome: Outcome, events: &Even
     message.error = error.as_ref().map(|e| MessageError::new(e.code, &e.message, &e.suggestion, e.detail.as_deref()));
     {
         let mut s = state.borrow_mut();
-        s.push(message.clone());
+        s.conversation.push(message.clone());
         if let Some(notice) = s.save() {
             events.notice(notice);
         }

@@ -40,7 +40,7 @@ fn chunks(n: usize) -> Vec<BundleChunk> {
                 hash: format!("{i:016x}"),
             },
             text: format!("{} — chunk number {i} of the test bundle, with enough words to index.", topics[i % 4]),
-            vector: unit(i),
+            vectors: vec![unit(i)],
         })
         .collect()
 }

@@ -70,6 +70,27 @@ fn long_texts_are_truncated_at_256_word_pieces() {
 }
 
 #[test]
+fn long_sections_are_covered_by_windows_that_fit_the_model() {
+    let heading = "Setup Guide › Installation";
+    for entry in reference().entries.iter().filter(|e| e.tokens.unwrap_or(0) > MAX_TOKENS) {
+        let windows = int8().windows(heading, &entry.text).expect("windows");
+        assert!(windows.len() >= 2, "{} word pieces in one window", entry.tokens.unwrap_or(0));
+        let mut covered = String::new();
+        for window in &windows {
+            assert!(window.starts_with(&format!("{heading}\n\n")), "every window carries the heading path");
+            assert!(int8().token_count(window).expect("tokenizes") < MAX_TOKENS, "a window is cut by the model");
+            covered.push_str(window);
+            covered.push(' ');
+        }
+        let missing: Vec<&str> = entry.text.split_whitespace().filter(|w| !covered.contains(w)).collect();
+        assert!(missing.is_empty(), "words in no window: {missing:?}");
+        assert!(windows.last().is_some_and(|w| entry.text.trim_end().ends_with(w.rsplit("\n\n").next().unwrap_or(""))));
+    }
+    let short = "Nodes discover each other through DDS.";
+    assert_eq!(int8().windows(heading, short).expect("one window"), [lectern::embed::embed_text(heading, short)]);
+}
+
+#[test]
 fn batches_equal_single_texts() {
     let texts: Vec<&str> = reference().entries.iter().filter(|e| e.vector.is_some()).map(|e| e.text.as_str()).collect();
     let batched = int8().embed_batch(&texts).expect("batch embeds");

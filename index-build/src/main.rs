@@ -2,6 +2,7 @@
 //! the static index bundle the browser searches.
 
 mod commands;
+mod eval;
 mod index;
 mod site;
 
@@ -27,6 +28,8 @@ enum Command {
     Search(commands::search::SearchArgs),
     /// Show a bundle's manifest and sizes, and check its files.
     Inspect(commands::inspect::InspectArgs),
+    /// Measure retrieval on labelled questions: hit@1/3/5, MRR, nDCG@10, refusals, misses.
+    Eval(commands::eval::EvalArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +40,7 @@ fn main() -> ExitCode {
         Command::Build(args) => commands::build::run(args),
         Command::Search(args) => commands::search::run(args),
         Command::Inspect(args) => commands::inspect::run(args),
+        Command::Eval(args) => commands::eval::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

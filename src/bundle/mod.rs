@@ -21,7 +21,7 @@ pub use manifest::{
     Counts, FileEntry, Files, Manifest, ModelInfo, SiteInfo, TextShardEntry, FORMAT_NAME, FORMAT_VERSION,
 };
 pub use reader::BundleReader;
-pub use writer::{write_bundle, BundleChunk, BundleInput, BundleOutput, ModelFileBytes};
+pub use writer::{lexical_index, write_bundle, BundleChunk, BundleInput, BundleOutput, ModelFileBytes};
 
 /// The manifest's fixed file name.
 pub const MANIFEST_FILE: &str = "manifest.json";

@@ -40,7 +40,7 @@ impl BundleReader {
         let entry = &self.manifest.files.dense;
         entry.verify(bytes)?;
         let index = DenseIndex::from_bytes(bytes).map_err(|e| corrupt(entry, e))?;
-        self.expect_count(entry, index.len())?;
+        self.expect_count(entry, index.item_count())?;
         if index.dims() != self.manifest.model.dims {
             return Err(corrupt(
                 entry,

@@ -5,13 +5,14 @@ use super::checksum::content_addressed_name;
 use super::manifest::{Counts, FileEntry, Files, Manifest, ModelInfo, SiteInfo, TextShardEntry};
 use super::{BundleError, ChunkMeta, FORMAT_NAME, FORMAT_VERSION};
 use crate::dense::{DenseIndex, DenseIndexConfig};
-use crate::lexical::{Document, IndexOptions, LexicalIndex};
+use crate::lexical::{Document, IndexOptions, LexicalError, LexicalIndex};
 
-/// One chunk ready to be written: metadata, text, and its embedding.
+/// One chunk ready to be written: metadata, text, and its embeddings (one per window of
+/// its text; a chunk that fits the model has one).
 pub struct BundleChunk {
     pub meta: ChunkMeta,
     pub text: String,
-    pub vector: Vec<f32>,
+    pub vectors: Vec<Vec<f32>>,
 }
 
 /// The model files to ship inside the bundle (so the browser loads exactly this model).
@@ -46,6 +47,18 @@ impl BundleOutput {
     }
 }
 
+/// The lexical index of a bundle's chunks: each chunk's heading path is its title. Also used
+/// by `lectern eval` to try other lexical options on a built bundle.
+pub fn lexical_index<'a>(
+    chunks: impl Iterator<Item = (&'a [String], &'a str)>,
+    options: IndexOptions,
+) -> Result<LexicalIndex, LexicalError> {
+    let (titles, texts): (Vec<String>, Vec<&str>) = chunks.map(|(path, text)| (path.join(" › "), text)).unzip();
+    let documents: Vec<Document<'_>> =
+        titles.iter().zip(texts).map(|(title, text)| Document::new(title, text)).collect();
+    LexicalIndex::build(&documents, options)
+}
+
 pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError> {
     let mut files = Vec::new();
     let mut add = |stem: &str, ext: &str, bytes: Vec<u8>| {
@@ -58,17 +71,19 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
     let metas: Vec<&ChunkMeta> = input.chunks.iter().map(|c| &c.meta).collect();
     let chunks_file = add("chunks", "json", serde_json::to_vec(&metas).map_err(|e| inconsistent(e.to_string()))?);
 
-    let titles: Vec<String> = input.chunks.iter().map(|c| c.meta.heading_path.join(" › ")).collect();
-    let documents: Vec<Document<'_>> =
-        input.chunks.iter().zip(&titles).map(|(c, title)| Document::new(title, &c.text)).collect();
-    let lexical = LexicalIndex::build(&documents, input.lexical).map_err(|e| inconsistent(e.to_string()))?;
+    let sections = input.chunks.iter().map(|c| (c.meta.heading_path.as_slice(), c.text.as_str()));
+    let lexical = lexical_index(sections, input.lexical).map_err(|e| inconsistent(e.to_string()))?;
     let lexical_file = add("lexical", "bin", lexical.to_bytes());
 
-    let vectors: Vec<Vec<f32>> = input.chunks.iter().map(|c| c.vector.clone()).collect();
-    if let Some(bad) = vectors.iter().find(|v| v.len() != input.dims) {
+    let vectors: Vec<Vec<&[f32]>> =
+        input.chunks.iter().map(|c| c.vectors.iter().map(Vec::as_slice).collect()).collect();
+    if let Some(bad) = vectors.iter().flatten().find(|v| v.len() != input.dims) {
         return Err(inconsistent(format!("a vector has {} values, expected {}", bad.len(), input.dims)));
     }
-    let dense = DenseIndex::from_embeddings(&vectors, &input.dense).map_err(|e| inconsistent(e.to_string()))?;
+    if let Some(chunk) = input.chunks.iter().find(|c| c.vectors.is_empty()) {
+        return Err(inconsistent(format!("chunk {} has no vector", chunk.meta.chunk_id)));
+    }
+    let dense = DenseIndex::from_item_embeddings(&vectors, &input.dense).map_err(|e| inconsistent(e.to_string()))?;
     let dense_file = add("dense", "bin", dense.to_bytes());
 
     let mut text = Vec::new();

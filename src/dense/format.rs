@@ -4,11 +4,13 @@
 //! offset  size          field
 //! 0       4             magic "LDNS" (Lectern DeNSe)
 //! 4       2             format version (FORMAT_VERSION)
-//! 6       2             flags: bit 0 = an HNSW graph follows the vectors; others must be 0
+//! 6       2             flags: bit 0 = an HNSW graph follows the vectors; bit 1 = vector
+//!                       owners follow the codes; others must be 0
 //! 8       4             dims (1..=65536)
 //! 12      4             count (1..=u32::MAX - 1)
 //! 16      count × 4     per-vector scale, f32, in 0..=1.001/127 (max |x| / 127 of a unit vector)
 //! ..      count × dims  codes, i8, vector after vector
+//! ..      count × 4     if flagged: the item (chunk) of each vector, u32, consecutive from 0
 //! ..      rest          the graph, if flagged (layout in `graph_bytes.rs`)
 //! ```
 //!
@@ -17,6 +19,7 @@
 
 use super::graph::HnswGraph;
 use super::index::DenseIndex;
+use super::owners::Owners;
 use super::quantized::{QuantizedVectors, MAX_DIMS, MAX_SCALE, MAX_VECTORS};
 use super::{ByteReader, DenseError};
 
@@ -24,7 +27,8 @@ const MAGIC: [u8; 4] = *b"LDNS";
 /// Bump on any layout change: a reader refuses other versions rather than misread them.
 pub const FORMAT_VERSION: u16 = 1;
 const FLAG_GRAPH: u16 = 1;
-const KNOWN_FLAGS: u16 = FLAG_GRAPH;
+const FLAG_OWNERS: u16 = 2;
+const KNOWN_FLAGS: u16 = FLAG_GRAPH | FLAG_OWNERS;
 const HEADER_LEN: usize = 16;
 
 impl DenseIndex {
@@ -38,7 +42,7 @@ impl DenseIndex {
             let mut out = Vec::new();
             graph.encode(count, &mut out).ok().map(|()| out)
         });
-        let flags = if graph.is_some() { FLAG_GRAPH } else { 0 };
+        let flags = if graph.is_some() { FLAG_GRAPH } else { 0 } | if self.owners.is_some() { FLAG_OWNERS } else { 0 };
         let mut out =
             Vec::with_capacity(HEADER_LEN + count * (4 + self.vectors.dims()) + graph.as_ref().map_or(0, Vec::len));
         out.extend_from_slice(&MAGIC);
@@ -51,6 +55,11 @@ impl DenseIndex {
             out.extend_from_slice(&scale.to_le_bytes());
         }
         out.extend(self.vectors.raw_codes().iter().map(|&c| c as u8));
+        if let Some(owners) = &self.owners {
+            for item in owners.raw() {
+                out.extend_from_slice(&item.to_le_bytes());
+            }
+        }
         if let Some(graph) = graph {
             out.extend_from_slice(&graph);
         }
@@ -95,10 +104,17 @@ impl DenseIndex {
         }
         let codes: Vec<i8> = reader.take("vector codes", count * dims)?.iter().map(|&b| b as i8).collect();
         let vectors = QuantizedVectors::from_parts(dims, codes, scales);
+        let owners = if flags & FLAG_OWNERS != 0 {
+            let raw = reader.take("vector owners", count * 4)?;
+            let items = raw.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+            Some(Owners::from_vector_owners(items)?)
+        } else {
+            None
+        };
 
         let graph = if flags & FLAG_GRAPH != 0 { Some(HnswGraph::decode(&mut reader, count)?) } else { None };
         reader.finish()?;
-        Ok(DenseIndex { vectors, graph })
+        Ok(DenseIndex { vectors, graph, owners })
     }
 }
 
@@ -171,8 +187,13 @@ mod tests {
         b[4] = 2;
         assert_eq!(err(&b), DenseError::UnsupportedVersion { found: 2, supported: 1 });
         let mut b = good.clone();
-        b[6] = 0b10;
-        assert_eq!(err(&b), DenseError::UnknownFlags { flags: 2 });
+        b[6] = 0b100;
+        assert_eq!(err(&b), DenseError::UnknownFlags { flags: 4 });
+        // Owners flagged on an index without them: the codes' bytes are read as owners and the
+        // rest is missing or out of order, never a panic.
+        let mut b = good.clone();
+        b[6] |= 0b10;
+        assert!(DenseIndex::from_bytes(&b).is_err());
         for (at, value) in [(8, 0), (8, MAX_DIMS as u32 + 1), (12, 0), (12, u32::MAX)] {
             let mut b = good.clone();
             set_u32(&mut b, at, value);

@@ -1,5 +1,6 @@
 use super::graph::HnswGraph;
 use super::graph_bytes::MAX_EF;
+use super::owners::Owners;
 use super::quantized::{QuantizedVectors, MAX_VECTORS};
 use super::DenseError;
 
@@ -69,11 +70,14 @@ impl DenseIndexConfig {
 
 /// int8 vectors, plus an HNSW graph when there are enough of them for it to pay off.
 ///
-/// Search returns `(vector index, cosine)` best first; vector indexes are positions in the
-/// slice the index was built from, so the caller maps them to chunks.
+/// [`search`](Self::search) returns `(vector index, cosine)` best first; vector indexes are
+/// positions in the slice the index was built from. Items (chunks) may own several vectors
+/// (the windows of a long text): [`search_items`](Self::search_items) scores each item by its
+/// best vector. Without owners, item i is vector i.
 pub struct DenseIndex {
     pub(super) vectors: QuantizedVectors,
     pub(super) graph: Option<HnswGraph>,
+    pub(super) owners: Option<Owners>,
 }
 
 impl std::fmt::Debug for DenseIndex {
@@ -95,12 +99,84 @@ impl DenseIndex {
         }
         let graph =
             if vectors.len() >= config.graph_threshold { Some(HnswGraph::build(&vectors, config)?) } else { None };
-        Ok(DenseIndex { vectors, graph })
+        Ok(DenseIndex { vectors, graph, owners: None })
     }
 
     /// Quantises unit-length embeddings and indexes them.
     pub fn from_embeddings<V: AsRef<[f32]>>(embeddings: &[V], config: &DenseIndexConfig) -> Result<Self, DenseError> {
         Self::build(QuantizedVectors::quantize(embeddings)?, config)
+    }
+
+    /// Indexes items that own one or more unit-length embeddings each (in item order).
+    /// Items of one vector each give exactly the index [`from_embeddings`](Self::from_embeddings) does.
+    pub fn from_item_embeddings<V: AsRef<[f32]>>(
+        items: &[Vec<V>],
+        config: &DenseIndexConfig,
+    ) -> Result<Self, DenseError> {
+        let counts: Vec<usize> = items.iter().map(Vec::len).collect();
+        let flat: Vec<&V> = items.iter().flatten().collect();
+        let flat: Vec<&[f32]> = flat.iter().map(|v| v.as_ref()).collect();
+        let mut index = Self::from_embeddings(&flat, config)?;
+        if counts.iter().any(|&n| n != 1) {
+            index.owners = Some(Owners::from_counts(&counts)?);
+        }
+        Ok(index)
+    }
+
+    /// Number of items (chunks) the vectors belong to.
+    pub fn item_count(&self) -> usize {
+        self.owners.as_ref().map_or(self.vectors.len(), Owners::item_count)
+    }
+
+    /// The vectors of `item`.
+    pub fn item_vectors(&self, item: u32) -> Option<std::ops::Range<u32>> {
+        match &self.owners {
+            Some(owners) => owners.vectors_of(item),
+            None => ((item as usize) < self.vectors.len()).then_some(item..item + 1),
+        }
+    }
+
+    /// The cosine of `query` with `item`'s best vector.
+    pub fn item_cosine(&self, query: &[f32], item: u32) -> Result<f32, DenseError> {
+        let range = self.item_vectors(item).ok_or(DenseError::NoSuchVector { index: item, len: self.item_count() })?;
+        let mut best = f32::NEG_INFINITY;
+        for v in range {
+            best = best.max(self.vectors.cosine(query, v)?);
+        }
+        Ok(best)
+    }
+
+    /// The `k` items most similar to `query`, each scored by its best vector, best first, as
+    /// `(item index, cosine)`; `filter` accepts or refuses items.
+    pub fn search_items(
+        &self,
+        query: &[f32],
+        k: usize,
+        filter: Option<&dyn Fn(u32) -> bool>,
+    ) -> Result<Vec<(u32, f32)>, DenseError> {
+        let Some(owners) = &self.owners else {
+            return self.search(query, k, filter);
+        };
+        let owner = |v: u32| owners.item_of(v).unwrap_or(u32::MAX);
+        let vector_filter = |v: u32| filter.is_none_or(|allow| allow(owner(v)));
+        // An item's windows tend to be near each other: ask for more vectors than items, and
+        // for more again when duplicates leave fewer than k items.
+        let mut want = k.saturating_mul(2).max(1);
+        loop {
+            let hits = self.search(query, want.min(self.len()), Some(&vector_filter))?;
+            let mut items: Vec<(u32, f32)> = Vec::with_capacity(k);
+            for (v, score) in &hits {
+                let item = owner(*v);
+                if !items.iter().any(|(i, _)| *i == item) {
+                    items.push((item, *score));
+                }
+            }
+            if items.len() >= k || want >= self.len() {
+                items.truncate(k);
+                return Ok(items);
+            }
+            want = want.saturating_mul(2);
+        }
     }
 
     pub fn vectors(&self) -> &QuantizedVectors {
@@ -298,6 +374,37 @@ mod tests {
         assert_eq!(wide[0].0, 5);
         assert!(recall(&wide, &before) >= 0.8);
         assert!(matches!(index.set_ef_search(0), Err(DenseError::InvalidConfig(_))));
+    }
+
+    #[test]
+    fn items_score_by_their_best_vector_and_round_trip() {
+        let vectors = random_unit_vectors(40, 16, 31);
+        // Item 0 owns vectors 0..3, item 1 owns 3, item 2 owns 4..40.
+        let items = vec![vectors[0..3].to_vec(), vectors[3..4].to_vec(), vectors[4..].to_vec()];
+        for config in [graph_config(), DenseIndexConfig::default()] {
+            let index = DenseIndex::from_item_embeddings(&items, &config).unwrap();
+            assert_eq!((index.len(), index.item_count()), (40, 3));
+            let hits = index.search_items(&vectors[2], 3, None).unwrap();
+            assert_eq!(hits[0].0, 0, "item 0 holds the query as its third window");
+            assert!(hits[0].1 > 0.99);
+            assert_eq!(hits.len(), 3, "every item once");
+            assert!((index.item_cosine(&vectors[2], 0).unwrap() - hits[0].1).abs() < 1e-6);
+            let not_zero = |i: u32| i != 0;
+            assert!(index.search_items(&vectors[2], 3, Some(&not_zero)).unwrap().iter().all(|h| h.0 != 0));
+            let back = DenseIndex::from_bytes(&index.to_bytes()).unwrap();
+            assert_eq!(back.item_count(), 3);
+            assert_eq!(back.item_vectors(2), Some(4..40));
+            assert_eq!(back.search_items(&vectors[2], 3, None).unwrap(), hits);
+        }
+        // One vector per item is the plain index, byte for byte.
+        let single: Vec<Vec<Vec<f32>>> = vectors.iter().map(|v| vec![v.clone()]).collect();
+        let plain = DenseIndex::from_embeddings(&vectors, &DenseIndexConfig::default()).unwrap();
+        assert_eq!(
+            DenseIndex::from_item_embeddings(&single, &DenseIndexConfig::default()).unwrap().to_bytes(),
+            plain.to_bytes()
+        );
+        assert_eq!(plain.item_vectors(39), Some(39..40));
+        assert_eq!(plain.item_vectors(40), None);
     }
 
     #[test]

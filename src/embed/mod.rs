@@ -7,12 +7,17 @@ mod error;
 mod files;
 mod fingerprint;
 mod pooling;
+// Long sections are cut into windows at index build time only.
+#[cfg(not(target_arch = "wasm32"))]
+mod windows;
 
 pub use error::EmbedError;
 #[cfg(not(target_arch = "wasm32"))]
 pub use files::{ModelFiles, ModelVariant};
 pub use fingerprint::ModelFingerprint;
 pub use pooling::{cosine, mean_pool_normalized, normalize};
+#[cfg(not(target_arch = "wasm32"))]
+pub use windows::{embed_text, MAX_WINDOWS, WINDOW_OVERLAP_TOKENS};
 
 use std::collections::HashMap;
 use tokenizers::{Tokenizer, TruncationParams};

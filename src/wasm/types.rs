@@ -24,15 +24,6 @@ export interface LecternWasmError extends Error {
 export type SearchMode = "dense" | "lexical" | "hybrid";
 export type Confidence = "high" | "medium" | "low" | "none";
 
-export interface ConfidenceCutoffs {
-  /** Top score for "high" (which also needs `highMinResults` results at or above `medium`). */
-  high: number;
-  medium: number;
-  /** Below this top score the answer is refused. */
-  low: number;
-  highMinResults: number;
-}
-
 export interface SearchOptions {
   /** Results to return, 1–50 (default 3). */
   k?: number;
@@ -48,8 +39,6 @@ export interface SearchOptions {
   minScore?: number;
   /** Only chunks of these modules / docs versions (empty: all). */
   filters?: { modules?: string[]; versions?: string[] };
-  denseCutoffs?: ConfidenceCutoffs;
-  lexicalCutoffs?: ConfidenceCutoffs;
   /** searchSelection only: retrieve nothing; the selection is the only context. */
   selectionOnly?: boolean;
 }

@@ -103,7 +103,7 @@ pub fn build_bundle(
         .chunks
         .iter()
         .zip(embedded)
-        .map(|(chunk, EmbeddedChunk { hash, vector })| BundleChunk {
+        .map(|(chunk, EmbeddedChunk { hash, vectors })| BundleChunk {
             meta: ChunkMeta {
                 chunk_id: chunk.chunk_id.clone(),
                 url: chunk.url.clone(),
@@ -118,7 +118,7 @@ pub fn build_bundle(
                 hash,
             },
             text: chunk.text.clone(),
-            vector,
+            vectors,
         })
         .collect();
     let output = bundle::write_bundle(BundleInput {
@@ -153,8 +153,8 @@ pub fn build_bundle(
 fn print_build_summary(summary: &BuildSummary, out: &Path) {
     let e = &summary.embedding;
     eprintln!(
-        "embedded {} chunks, reused {} ({} word pieces, {} chunks truncated at 256)",
-        e.embedded, e.reused, e.tokens, e.truncated
+        "embedded {} chunks, reused {} ({} word pieces; {} chunks longer than 256, embedded as windows: {} vectors in all)",
+        e.embedded, e.reused, e.tokens, e.windowed, e.vectors
     );
     if let Some(reason) = &summary.full_rebuild_reason {
         eprintln!("  full rebuild: {reason}");

@@ -5,6 +5,7 @@ pub mod build;
 mod build_tests;
 pub mod chunks;
 pub mod embed;
+pub mod eval;
 pub mod inspect;
 pub mod search;
 mod site_args;

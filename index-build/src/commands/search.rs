@@ -13,6 +13,9 @@ pub struct SearchArgs {
     index: PathBuf,
     /// The question.
     question: String,
+    /// Selected mode: the passage the reader selected (the browser's `searchSelection`).
+    #[arg(long)]
+    selection: Option<String>,
     /// Results to return (1–50).
     #[arg(long, default_value_t = 3)]
     k: usize,
@@ -44,6 +47,8 @@ enum ModeArg {
 
 #[derive(serde::Serialize)]
 struct Output<'a> {
+    /// `global`, or `selected` with --selection (SPEC.md's query modes).
+    mode: &'static str,
     confidence: lectern::search::Confidence,
     mode_used: SearchMode,
     results: Vec<ResultLine<'a>>,
@@ -65,6 +70,12 @@ struct ResultLine<'a> {
 pub fn run(args: SearchArgs) -> CommandResult {
     // The browser's rules (SPEC.md's limits and messages), so both answer the same questions.
     let question = lectern::query::question(&args.question)?;
+    // Selected mode retrieves on the question and the selection together, as the browser does.
+    let query = match &args.selection {
+        Some(selection) => lectern::query::selected_mode_query(question, lectern::query::selection(selection)?),
+        None => question.to_string(),
+    };
+    let question = query.as_str();
     let bundle = load_dir(&args.index).map_err(|e| format!("{}: {e}", args.index.display()))?;
     let mode = match args.mode {
         ModeArg::Dense => SearchMode::Dense,
@@ -109,7 +120,12 @@ pub fn run(args: SearchArgs) -> CommandResult {
             })
         })
         .collect();
-    let output = Output { confidence: results.confidence, mode_used: results.mode_used, results: lines };
+    let output = Output {
+        mode: if args.selection.is_some() { "selected" } else { "global" },
+        confidence: results.confidence,
+        mode_used: results.mode_used,
+        results: lines,
+    };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&output)?);
     } else {

@@ -9,6 +9,10 @@ pub trait ChunkEmbedder {
     fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError>;
     /// Word pieces the model sees for `text` (after truncation).
     fn token_count(&self, text: &str) -> Result<usize, EmbedError>;
+    /// The texts to embed for a section (several windows when it is long); one by default.
+    fn windows(&self, heading_path: &str, body: &str) -> Result<Vec<String>, EmbedError> {
+        Ok(vec![lectern::embed::embed_text(heading_path, body)])
+    }
 }
 
 impl ChunkEmbedder for Embedder {
@@ -26,5 +30,9 @@ impl ChunkEmbedder for Embedder {
 
     fn token_count(&self, text: &str) -> Result<usize, EmbedError> {
         Embedder::token_count(self, text)
+    }
+
+    fn windows(&self, heading_path: &str, body: &str) -> Result<Vec<String>, EmbedError> {
+        Embedder::windows(self, heading_path, body)
     }
 }

@@ -7,7 +7,8 @@ use std::path::Path;
 
 #[derive(Default)]
 pub struct PreviousVectors {
-    by_hash: HashMap<String, Vec<f32>>,
+    /// The vectors of each chunk (one per window).
+    by_hash: HashMap<String, Vec<Vec<f32>>>,
     /// Why nothing could be reused, when that is the case (shown in the summary).
     pub not_reused: Option<String>,
 }
@@ -33,16 +34,20 @@ impl PreviousVectors {
                 ..Default::default()
             };
         }
+        let dense = &bundle.dense;
         let by_hash = bundle
             .chunks
             .iter()
             .enumerate()
-            .filter_map(|(i, chunk)| bundle.dense.vectors().dequantize(i as u32).map(|v| (chunk.hash.clone(), v)))
+            .filter_map(|(i, chunk)| {
+                let vectors = dense.item_vectors(i as u32)?.map(|v| dense.vectors().dequantize(v));
+                Some((chunk.hash.clone(), vectors.collect::<Option<Vec<_>>>()?))
+            })
             .collect();
         PreviousVectors { by_hash, not_reused: None }
     }
 
-    pub fn get(&self, hash: &str) -> Option<&Vec<f32>> {
+    pub fn get(&self, hash: &str) -> Option<&Vec<Vec<f32>>> {
         self.by_hash.get(hash)
     }
 }

@@ -1,5 +1,6 @@
 //! Embeds a site's chunks: reuses vectors whose content hash is unchanged, embeds the rest
-//! in length-sorted batches (padding is per batch, so similar lengths waste least).
+//! in length-sorted batches (padding is per batch, so similar lengths waste least). A chunk
+//! longer than the model's window is embedded as overlapping windows (`Embedder::windows`).
 
 use super::{ChunkEmbedder, PreviousVectors};
 use crate::site::Chunk;
@@ -13,22 +14,25 @@ const BATCH: usize = 16;
 
 #[derive(Debug, Default, Clone, serde::Serialize)]
 pub struct EmbedStats {
+    /// Chunks embedded (not reused).
     pub embedded: usize,
     pub reused: usize,
-    /// Word pieces over all chunks (after truncation at the model's limit).
+    /// Word pieces over all windows of all chunks.
     pub tokens: usize,
-    /// Chunks whose embedded text was cut at the model's 256-word-piece limit.
-    pub truncated: usize,
+    /// Chunks longer than the model's 256 word pieces, embedded as several windows.
+    pub windowed: usize,
+    /// Vectors in all (one per window).
+    pub vectors: usize,
 }
 
-/// A chunk's content hash and its vector.
+/// A chunk's content hash and its vectors (one per window).
 pub struct EmbeddedChunk {
     pub hash: String,
-    pub vector: Vec<f32>,
+    pub vectors: Vec<Vec<f32>>,
 }
 
-/// Content hash and vector of each chunk, in chunk order. `progress` is told how many
-/// chunks were embedded after each batch.
+/// Content hash and vectors of each chunk, in chunk order. `progress` is told how many
+/// texts were embedded after each batch.
 pub fn embed_chunks(
     chunks: &[Chunk],
     embedder: &(dyn ChunkEmbedder + Sync),
@@ -36,36 +40,50 @@ pub fn embed_chunks(
     mut progress: impl FnMut(usize, usize),
 ) -> Result<(Vec<EmbeddedChunk>, EmbedStats), EmbedError> {
     let mut stats = EmbedStats::default();
+    let windows: Vec<Vec<String>> =
+        chunks.iter().map(|c| embedder.windows(&c.heading_path.join(" › "), &c.text)).collect::<Result<_, _>>()?;
+    // One window: the hash of the text itself, as before windows existed, so such vectors
+    // are reused from older bundles.
     let hashes: Vec<String> =
-        chunks.iter().map(|c| chunk_content_hash(embedder.fingerprint(), &c.embed_text)).collect();
-    let mut vectors: Vec<Option<Vec<f32>>> = hashes.iter().map(|h| previous.get(h).cloned()).collect();
-    stats.reused = vectors.iter().filter(|v| v.is_some()).count();
+        windows.iter().map(|w| chunk_content_hash(embedder.fingerprint(), &w.join("\u{1e}"))).collect();
+    let mut vectors: Vec<Vec<Option<Vec<f32>>>> = hashes
+        .iter()
+        .zip(&windows)
+        .map(|(h, w)| match previous.get(h).filter(|v| v.len() == w.len()) {
+            Some(v) => v.iter().cloned().map(Some).collect(),
+            None => vec![None; w.len()],
+        })
+        .collect();
+    stats.reused = vectors.iter().filter(|v| v.iter().all(Option::is_some)).count();
+    stats.embedded = chunks.len() - stats.reused;
+    stats.windowed = windows.iter().filter(|w| w.len() > 1).count();
+    stats.vectors = windows.iter().map(Vec::len).sum();
 
-    let mut todo: Vec<(usize, usize)> = Vec::new(); // (chunk index, token count)
-    for (i, chunk) in chunks.iter().enumerate() {
-        let tokens = embedder.token_count(&chunk.embed_text)?;
-        stats.tokens += tokens;
-        if tokens >= lectern::embed::MAX_TOKENS {
-            stats.truncated += 1;
-        }
-        if vectors[i].is_none() {
-            todo.push((i, tokens));
+    let mut todo: Vec<(usize, usize, usize)> = Vec::new(); // (chunk, window, token count)
+    for (i, texts) in windows.iter().enumerate() {
+        for (j, text) in texts.iter().enumerate() {
+            let tokens = embedder.token_count(text)?;
+            stats.tokens += tokens;
+            if vectors[i][j].is_none() {
+                todo.push((i, j, tokens));
+            }
         }
     }
-    todo.sort_by_key(|&(i, tokens)| (tokens, i));
-    let batches: Vec<&[(usize, usize)]> = todo.chunks(BATCH).collect();
+    todo.sort_by_key(|&(i, j, tokens)| (tokens, i, j));
+    let batches: Vec<&[(usize, usize, usize)]> = todo.chunks(BATCH).collect();
     // One worker per core, each taking the next batch; tract runs a model on one thread, so
     // this is where a build uses the machine. Results come back to this thread in any order.
     let next = AtomicUsize::new(0);
     let workers = std::thread::available_parallelism().map_or(1, usize::from).min(batches.len().max(1));
+    let mut done = 0;
     std::thread::scope(|scope| -> Result<(), EmbedError> {
         let (sender, receiver) = mpsc::channel();
         for _ in 0..workers {
             let sender = sender.clone();
-            let (next, batches) = (&next, &batches);
+            let (next, batches, windows) = (&next, &batches, &windows);
             scope.spawn(move || {
                 while let Some(batch) = batches.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let texts: Vec<&str> = batch.iter().map(|&(i, _)| chunks[i].embed_text.as_str()).collect();
+                    let texts: Vec<&str> = batch.iter().map(|&(i, j, _)| windows[i][j].as_str()).collect();
                     let result = embedder.embed_batch(&texts);
                     let failed = result.is_err();
                     if sender.send((*batch, result)).is_err() || failed {
@@ -76,24 +94,25 @@ pub fn embed_chunks(
         }
         drop(sender);
         for (batch, result) in receiver {
-            for (&(i, _), vector) in batch.iter().zip(result?) {
-                vectors[i] = Some(vector);
+            for (&(i, j, _), vector) in batch.iter().zip(result?) {
+                vectors[i][j] = Some(vector);
             }
-            stats.embedded += batch.len();
-            progress(stats.embedded, todo.len());
+            done += batch.len();
+            progress(done, todo.len());
         }
         Ok(())
     })?;
-    let embedded = hashes
+    hashes
         .into_iter()
         .zip(vectors)
-        .map(|(hash, vector)| {
-            vector
-                .map(|vector| EmbeddedChunk { hash, vector })
+        .map(|(hash, vectors)| {
+            let vectors = vectors.into_iter().collect::<Option<Vec<_>>>();
+            vectors
+                .map(|vectors| EmbeddedChunk { hash, vectors })
                 .ok_or(EmbedError::Inference("a chunk was not embedded".into()))
         })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((embedded, stats))
+        .collect::<Result<Vec<_>, _>>()
+        .map(|embedded| (embedded, stats))
 }
 
 #[cfg(test)]
@@ -119,6 +138,14 @@ mod tests {
         fn token_count(&self, text: &str) -> Result<usize, EmbedError> {
             Ok(text.split_whitespace().count() + 2)
         }
+        /// Windows of two words, for texts of more than three.
+        fn windows(&self, heading_path: &str, body: &str) -> Result<Vec<String>, EmbedError> {
+            let words: Vec<&str> = body.split_whitespace().collect();
+            if words.len() <= 3 {
+                return Ok(vec![lectern::embed::embed_text(heading_path, body)]);
+            }
+            Ok(words.chunks(2).map(|w| lectern::embed::embed_text(heading_path, &w.join(" "))).collect())
+        }
     }
 
     fn chunk(text: &str) -> Chunk {
@@ -133,7 +160,7 @@ mod tests {
             chapter_id: "doc".into(),
             version: None,
             text: text.into(),
-            embed_text: format!("Doc\n{text}"),
+            embed_text: lectern::embed::embed_text("Doc", text),
             word_count: text.split_whitespace().count(),
             position: 0,
             chars: text.chars().count(),
@@ -147,7 +174,7 @@ mod tests {
         let (vectors, stats) = embed_chunks(&chunks, &embedder, &PreviousVectors::default(), |_, _| {}).unwrap();
         assert_eq!(embedder.calls.load(Ordering::Relaxed), 3);
         assert_eq!((stats.embedded, stats.reused), (3, 0));
-        let firsts: Vec<f32> = vectors.iter().map(|e| e.vector[0]).collect();
+        let firsts: Vec<f32> = vectors.iter().map(|e| e.vectors[0][0]).collect();
         assert_eq!(
             firsts,
             vec![

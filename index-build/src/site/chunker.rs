@@ -54,7 +54,7 @@ pub fn chunk_page(doc: &ExtractedDoc, page: &PageContext<'_>, sizing: &ChunkSizi
         let section_title = root.title.clone().unwrap_or_else(|| page.title.to_string());
         let anchor = root.anchor.clone();
         for (part, text) in split_group(&group.blocks, sizing).into_iter().enumerate() {
-            let embed_text = format!("{}\n\n{}", heading_path.join(" › "), text);
+            let embed_text = lectern::embed::embed_text(&heading_path.join(" › "), &text);
             chunks.push(Chunk {
                 chunk_id: chunk_id(page, anchor.as_deref(), part),
                 url: with_anchor(page.url, anchor.as_deref()),

@@ -1,0 +1,326 @@
+//! `lectern eval`: retrieval quality on labelled questions, per split and per mode — the
+//! figures every ranking change is judged by (BENCHMARKS.md).
+
+use super::build::build_bundle;
+use super::CommandResult;
+use crate::eval::{questions, Evaluator, Outcome, Split, Summary};
+use lectern::bundle::{load_dir, LoadedBundle, MANIFEST_FILE};
+use lectern::embed::{Embedder, ModelFiles, ModelVariant};
+use lectern::lexical::{Bm25Params, IndexOptions};
+use lectern::search::{HybridSearch, SearchMode, SearchOptions};
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args)]
+pub struct EvalArgs {
+    /// A bundle folder, or a Docusaurus site folder (built first, into the cache folder).
+    target: PathBuf,
+    /// The labelled questions (JSON Lines; see tests/eval/README.md).
+    #[arg(long)]
+    questions: PathBuf,
+    #[arg(long, value_enum, default_value_t = ModeArg::All)]
+    mode: ModeArg,
+    /// The rank within which an answer counts as found (hit@k, selection hits).
+    #[arg(long, default_value_t = 3)]
+    k: usize,
+    /// Only this split (both are reported apart by default).
+    #[arg(long, value_enum)]
+    split: Option<Split>,
+    /// Print JSON: summaries per split and mode, and every outcome.
+    #[arg(long)]
+    json: bool,
+    /// Also write that JSON report to this file.
+    #[arg(long)]
+    report: Option<PathBuf>,
+    /// Fail unless a figure over all questions holds, e.g. `hybrid.hit_at_3>=0.85` or
+    /// `lexical.false_refusals<=1` (repeatable; a quality gate for scripts/test.sh).
+    #[arg(long = "require")]
+    requirements: Vec<String>,
+    /// Model folder, used when the bundle does not carry the model.
+    #[arg(long, default_value_os_t = ModelFiles::default_dir())]
+    model_dir: PathBuf,
+    #[command(flatten)]
+    tuning: Tuning,
+}
+
+/// Ranking parameters to try without changing the defaults (tuning on the dev split).
+#[derive(clap::Args)]
+#[command(next_help_heading = "Tuning (defaults: the shipped values)")]
+struct Tuning {
+    #[arg(long)]
+    candidates: Option<usize>,
+    #[arg(long)]
+    rrf_k: Option<f32>,
+    #[arg(long)]
+    dense_weight: Option<f32>,
+    #[arg(long)]
+    lexical_weight: Option<f32>,
+    /// Rebuilds the lexical index in memory with this heading weight.
+    #[arg(long)]
+    title_boost: Option<u32>,
+    #[arg(long)]
+    bm25_k1: Option<f32>,
+    #[arg(long)]
+    bm25_b: Option<f32>,
+}
+
+#[derive(Clone, Copy, PartialEq, clap::ValueEnum)]
+enum ModeArg {
+    Lexical,
+    Dense,
+    Hybrid,
+    All,
+}
+
+#[derive(serde::Serialize)]
+struct Report {
+    target: String,
+    chunks: usize,
+    k: usize,
+    summaries: Vec<Row>,
+    outcomes: Vec<ModeOutcome>,
+}
+
+#[derive(serde::Serialize)]
+struct Row {
+    split: String,
+    mode: SearchMode,
+    #[serde(flatten)]
+    summary: Summary,
+}
+
+#[derive(serde::Serialize)]
+struct ModeOutcome {
+    mode: SearchMode,
+    #[serde(flatten)]
+    outcome: Outcome,
+}
+
+pub fn run(args: EvalArgs) -> CommandResult {
+    let mut all = questions::load(&args.questions)?;
+    if let Some(split) = args.split {
+        all.retain(|q| q.split == split);
+    }
+    if !(1..=10).contains(&args.k) {
+        return Err(format!("--k must be 1–10, not {}", args.k).into());
+    }
+    let requirements: Vec<Requirement> =
+        args.requirements.iter().map(|r| Requirement::parse(r)).collect::<Result<_, _>>()?;
+    let embedder = ModelFiles::in_dir(&args.model_dir, ModelVariant::Int8).load()?;
+    let bundle_dir = bundle_for(&args.target, &args.model_dir)?;
+    let LoadedBundle { manifest, chunks, mut lexical, dense, texts } =
+        load_dir(&bundle_dir).map_err(|e| format!("{}: {e}", bundle_dir.display()))?;
+    manifest.check_model(embedder.fingerprint().as_str())?;
+    let t = &args.tuning;
+    if t.title_boost.is_some() || t.bm25_k1.is_some() || t.bm25_b.is_some() {
+        let defaults = IndexOptions::default();
+        let options = IndexOptions {
+            title_boost: t.title_boost.unwrap_or(defaults.title_boost),
+            bm25: Bm25Params::new(t.bm25_k1.unwrap_or(defaults.bm25.k1), t.bm25_b.unwrap_or(defaults.bm25.b))?,
+        };
+        let sections = chunks.iter().zip(&texts).map(|(c, t)| (c.heading_path.as_slice(), t.as_str()));
+        lexical = lectern::bundle::lexical_index(sections, options)?;
+    }
+    let mut search = HybridSearch::new(chunks, lexical)?;
+    search.attach_dense(dense)?;
+    let defaults = SearchOptions::default();
+    let options = SearchOptions {
+        candidates: t.candidates.unwrap_or(defaults.candidates),
+        rrf_k: t.rrf_k.unwrap_or(defaults.rrf_k),
+        dense_weight: t.dense_weight.unwrap_or(defaults.dense_weight),
+        lexical_weight: t.lexical_weight.unwrap_or(defaults.lexical_weight),
+        ..defaults
+    };
+
+    let mut evaluator = Evaluator::new(&search, &texts, &embedder);
+    let unknown = evaluator.unknown_urls(&all);
+    if !unknown.is_empty() {
+        return Err(format!(
+            "{}: {} URL(s) are not sections of {}: {}",
+            args.questions.display(),
+            unknown.len(),
+            args.target.display(),
+            unknown.join(", ")
+        )
+        .into());
+    }
+    let modes: &[SearchMode] = match args.mode {
+        ModeArg::Lexical => &[SearchMode::Lexical],
+        ModeArg::Dense => &[SearchMode::Dense],
+        ModeArg::Hybrid => &[SearchMode::Hybrid],
+        ModeArg::All => &[SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid],
+    };
+    let mut outcomes = Vec::new();
+    for &mode in modes {
+        for q in &all {
+            outcomes.push(ModeOutcome { mode, outcome: evaluator.run(q, mode, &options)? });
+        }
+    }
+
+    let splits: Vec<Option<Split>> = match args.split {
+        Some(s) => vec![Some(s)],
+        None => vec![Some(Split::Dev), Some(Split::Heldout), None],
+    };
+    let mut summaries = Vec::new();
+    for split in &splits {
+        for &mode in modes {
+            let these = outcomes.iter().filter(|o| o.mode == mode && split.is_none_or(|s| o.outcome.split == s));
+            let summary = Summary::of(these.map(|o| &o.outcome), args.k);
+            let split = split.map_or("all".to_string(), |s| s.to_string());
+            summaries.push(Row { split, mode, summary });
+        }
+    }
+    let report = Report {
+        target: args.target.display().to_string(),
+        chunks: search.chunks().len(),
+        k: args.k,
+        summaries,
+        outcomes,
+    };
+    let json = serde_json::to_string_pretty(&report)?;
+    if let Some(path) = &args.report {
+        std::fs::write(path, &json).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if args.json {
+        println!("{json}");
+    } else {
+        print_report(&report);
+    }
+
+    let overall: Vec<&Row> = report.summaries.iter().filter(|r| r.split == "all" || args.split.is_some()).collect();
+    let failed: Vec<String> = requirements.iter().filter_map(|r| r.check(&overall).err()).collect();
+    if !failed.is_empty() {
+        return Err(format!("quality gate failed:\n  {}", failed.join("\n  ")).into());
+    }
+    Ok(())
+}
+
+/// The bundle to evaluate: `target` itself, or a fresh build of the site `target` in the
+/// cache folder (vectors of unchanged chunks are reused, so a rebuild is quick).
+fn bundle_for(target: &Path, model_dir: &Path) -> Result<PathBuf, Box<dyn std::error::Error>> {
+    if target.join(MANIFEST_FILE).is_file() {
+        return Ok(target.to_path_buf());
+    }
+    let report = crate::site::read_site(target, &crate::site::Overrides::default())?;
+    let canonical = target.canonicalize()?;
+    let name = canonical.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "site".into());
+    let digest = lectern::bundle::sha256_hex(canonical.to_string_lossy().as_bytes());
+    let out = cache_dir().join("eval").join(format!("{name}-{}", &digest[..12]));
+    let (onnx, tokenizer) = ModelFiles::in_dir(model_dir, ModelVariant::Int8).read()?;
+    let embedder = Embedder::from_bytes(&onnx, &tokenizer)?;
+    let summary = build_bundle(&report, &embedder, None, &out, 16 * 1024, |_, _| {})?;
+    eprintln!(
+        "eval: indexed {} ({} chunks, {} embedded, {} reused) into {}",
+        target.display(),
+        summary.chunks,
+        summary.embedding.embedded,
+        summary.embedding.reused,
+        out.display()
+    );
+    Ok(out)
+}
+
+fn cache_dir() -> PathBuf {
+    match std::env::var_os("LECTERN_CACHE") {
+        Some(dir) => PathBuf::from(dir),
+        None => std::env::var_os("HOME").map_or_else(std::env::temp_dir, PathBuf::from).join(".cache/lectern"),
+    }
+}
+
+fn print_report(report: &Report) {
+    let k = report.k;
+    println!("{} ({} chunks), k = {k}", report.target, report.chunks);
+    println!(
+        "{:<8} {:<8} {:>4} {:>6} {:>6} {:>6} {:>6} {:>8}  {:>10} {:>10} {:>9} {:>10} {:>10}",
+        "split",
+        "mode",
+        "n",
+        "hit@1",
+        "hit@3",
+        "hit@5",
+        "MRR",
+        "nDCG@10",
+        "selection",
+        "elsewhere",
+        "false ref",
+        "near-miss",
+        "off-topic"
+    );
+    for row in &report.summaries {
+        let s = &row.summary;
+        println!(
+            "{:<8} {:<8} {:>4} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>8.3}  {:>10} {:>10} {:>9} {:>10} {:>10}",
+            row.split,
+            format!("{:?}", row.mode).to_lowercase(),
+            s.answerable,
+            s.hit_at_1,
+            s.hit_at_3,
+            s.hit_at_5,
+            s.mrr,
+            s.ndcg_at_10,
+            format!("{}/{}", s.selection_hits, s.selection),
+            format!("{}/{}", s.selection_elsewhere_hits, s.selection_elsewhere),
+            format!("{}/{}", s.false_refusals, s.answerable),
+            format!("{}/{}", s.near_miss_refused, s.near_miss),
+            format!("{}/{}", s.off_topic_refused, s.off_topic),
+        );
+    }
+    println!("(selection: answer in the top {k} or the selection itself; elsewhere: answer outside the selection, in the top {k}; ref = refused)");
+    for mo in &report.outcomes {
+        let o = &mo.outcome;
+        let mode = format!("{:?}", mo.mode).to_lowercase();
+        let missed = !o.unanswerable && if o.selected { !o.selection_hit(k) } else { !o.hit(k) };
+        let wrongly_answered = o.unanswerable && !o.refused;
+        if missed || (o.refused && !o.unanswerable) {
+            let rank = o.rank.map_or("-".into(), |r| r.to_string());
+            let refused = if o.refused { " REFUSED" } else { "" };
+            println!("miss {mode:<7} [{}] {} ({}{refused}, rank {rank}): {}", o.split, o.id, o.kind, o.question);
+            println!("     expected {}", o.expected.join(" | "));
+            println!("     got      {}", o.top.iter().take(k).cloned().collect::<Vec<_>>().join(" | "));
+        } else if wrongly_answered && mo.mode == SearchMode::Hybrid {
+            println!("answered {mode:<7} [{}] {} ({}, {}): {}", o.split, o.id, o.kind, o.confidence, o.question);
+        }
+    }
+}
+
+/// `mode.metric>=value` or `mode.metric<=value`, checked on the summary over all questions.
+struct Requirement {
+    mode: String,
+    metric: String,
+    at_least: bool,
+    value: f64,
+    text: String,
+}
+
+impl Requirement {
+    fn parse(text: &str) -> Result<Self, String> {
+        let bad = || format!("--require {text}: expected MODE.METRIC>=VALUE or MODE.METRIC<=VALUE");
+        let (lhs, at_least, rhs) = if let Some((l, r)) = text.split_once(">=") {
+            (l, true, r)
+        } else if let Some((l, r)) = text.split_once("<=") {
+            (l, false, r)
+        } else {
+            return Err(bad());
+        };
+        let (mode, metric) = lhs.trim().split_once('.').ok_or_else(bad)?;
+        let value = rhs.trim().parse().map_err(|_| bad())?;
+        Ok(Requirement { mode: mode.into(), metric: metric.into(), at_least, value, text: text.into() })
+    }
+
+    fn check(&self, rows: &[&Row]) -> Result<(), String> {
+        let row = rows
+            .iter()
+            .find(|r| format!("{:?}", r.mode).eq_ignore_ascii_case(&self.mode))
+            .ok_or_else(|| format!("{}: mode {} was not evaluated", self.text, self.mode))?;
+        let json = serde_json::to_value(&row.summary).map_err(|e| e.to_string())?;
+        let got = json
+            .get(&self.metric)
+            .and_then(|v| v.as_f64())
+            .ok_or_else(|| format!("{}: no metric {}", self.text, self.metric))?;
+        let ok = if self.at_least { got >= self.value - 1e-9 } else { got <= self.value + 1e-9 };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!("{}: got {got:.3}", self.text))
+        }
+    }
+}

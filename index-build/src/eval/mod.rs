@@ -1,0 +1,10 @@
+//! Retrieval evaluation: labelled question files, the runs through the browser's search,
+//! and the metrics `lectern eval` reports.
+
+mod metrics;
+pub mod questions;
+mod run;
+
+pub use metrics::{Outcome, Summary};
+pub use questions::Split;
+pub use run::Evaluator;

@@ -1,0 +1,93 @@
+//! Runs labelled questions through the same search the browser runs (`HybridSearch`, and
+//! `query::selected_mode_query` for selections) and records each outcome.
+
+use super::metrics::Outcome;
+use super::questions::{selection_text, Question};
+use lectern::embed::Embedder;
+use lectern::search::{Confidence, HybridSearch, SearchMode, SearchOptions};
+use std::collections::HashMap;
+
+/// One bundle ready to question, with the query vectors computed so far.
+pub struct Evaluator<'a> {
+    pub search: &'a HybridSearch,
+    pub texts: &'a [String],
+    pub embedder: &'a Embedder,
+    vectors: HashMap<String, Vec<f32>>,
+}
+
+impl<'a> Evaluator<'a> {
+    pub fn new(search: &'a HybridSearch, texts: &'a [String], embedder: &'a Embedder) -> Self {
+        Evaluator { search, texts, embedder, vectors: HashMap::new() }
+    }
+
+    /// The text of the section at `url`: its chunks' texts in order, joined by a space.
+    pub fn section_text(&self, url: &str) -> Option<String> {
+        let parts: Vec<&str> = self
+            .search
+            .chunks()
+            .iter()
+            .zip(self.texts)
+            .filter(|(c, _)| c.url == url)
+            .map(|(_, t)| t.as_str())
+            .collect();
+        (!parts.is_empty()).then(|| parts.join(" "))
+    }
+
+    /// Every expected and selection URL that the bundle does not have: a question file out of
+    /// step with the site would otherwise read as misses.
+    pub fn unknown_urls(&self, questions: &[Question]) -> Vec<String> {
+        let known: std::collections::HashSet<&str> = self.search.chunks().iter().map(|c| c.url.as_str()).collect();
+        let mut unknown = Vec::new();
+        for q in questions {
+            let selection = match &q.selection {
+                Some(super::questions::SelectionSpec::Passage { of, .. }) => Some(of),
+                _ => None,
+            };
+            for url in q.expected.iter().chain(selection) {
+                if !known.contains(url.as_str()) {
+                    unknown.push(format!("{}: {url}", q.id));
+                }
+            }
+        }
+        unknown
+    }
+
+    pub fn run(&mut self, q: &Question, mode: SearchMode, options: &SearchOptions) -> Result<Outcome, String> {
+        let (query, selection_of) = match &q.selection {
+            Some(spec) => {
+                let (text, of) =
+                    selection_text(spec, |url| self.section_text(url)).map_err(|e| format!("{}: {e}", q.id))?;
+                let selection = lectern::query::selection(&text).map_err(|e| format!("{}: {}", q.id, e.message()))?;
+                let question =
+                    lectern::query::question(&q.question).map_err(|e| format!("{}: {}", q.id, e.message()))?;
+                (lectern::query::selected_mode_query(question, selection), of.map(str::to_string))
+            }
+            None => {
+                let question =
+                    lectern::query::question(&q.question).map_err(|e| format!("{}: {}", q.id, e.message()))?;
+                (question.to_string(), None)
+            }
+        };
+        let vector = match mode {
+            SearchMode::Lexical => None,
+            SearchMode::Dense | SearchMode::Hybrid => Some(self.vector(&query)?),
+        };
+        // Every fused candidate: the reader's k results are a prefix of this list.
+        let options = SearchOptions { k: options.candidates.min(50), mode, ..options.clone() };
+        let results = self.search.search(&query, vector.as_deref(), &options).map_err(|e| format!("{}: {e}", q.id))?;
+        let urls = results.hits.iter().filter_map(|h| self.search.chunk(h.index)).map(|c| c.url.clone()).collect();
+        let confidence = format!("{:?}", results.confidence).to_lowercase();
+        let mut outcome = Outcome::new(q, urls, results.confidence == Confidence::None, confidence, selection_of);
+        outcome.signals = results.signals;
+        Ok(outcome)
+    }
+
+    fn vector(&mut self, text: &str) -> Result<Vec<f32>, String> {
+        if let Some(v) = self.vectors.get(text) {
+            return Ok(v.clone());
+        }
+        let v = self.embedder.embed(text).map_err(|e| e.to_string())?;
+        self.vectors.insert(text.to_string(), v.clone());
+        Ok(v)
+    }
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Retrieval quality on every labelled corpus (tests/eval/questions/*.jsonl): `lectern eval`
+# per corpus, every mode, dev and held-out apart. Corpora missing from ../shared/corpora
+# are skipped. Extra arguments go to every `lectern eval` (e.g. --mode hybrid, tuning flags).
+#
+#   scripts/eval.sh [--out DIR] [lectern eval options...]
+#
+# --out DIR also writes each corpus's JSON report to DIR/<corpus>.json (what
+# scripts/eval/calibrate.py reads).
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+cd "$LECTERN_ROOT"
+
+out=""
+if [ "${1:-}" = --out ]; then out="$2"; shift 2; mkdir -p "$out"; fi
+[ -x "$LECTERN_BIN" ] || cargo build --release -p index-build
+corpora="${LECTERN_CORPORA:-$LECTERN_ROOT/../shared/corpora}"
+
+# corpus name → site folder
+site_of() {
+  case "$1" in
+    sample) echo "www/example" ;;
+    physical-ai-textbook) echo "$corpora/physical-ai-textbook" ;;
+    jest) echo "$corpora/jest/website" ;;
+    typescript-eslint) echo "$corpora/typescript-eslint/packages/website" ;;
+    *) return 1 ;;
+  esac
+}
+
+for questions in tests/eval/questions/*.jsonl; do
+  name="$(basename "$questions" .jsonl)"
+  site="$(site_of "$name")" || { echo "eval: no site known for $questions" >&2; exit 1; }
+  if [ ! -d "$site" ]; then
+    echo "== $name: $site is not here; skipped"
+    continue
+  fi
+  echo "== $name"
+  report=()
+  [ -z "$out" ] || report=(--report "$out/$name.json")
+  "$LECTERN_BIN" eval "$site" --questions "$questions" "${report[@]}" "$@"
+done

@@ -78,7 +78,7 @@ const CHROMIUM_ARGS = [
 
 // ---- inputs ------------------------------------------------------------------------------
 
-const calibration = JSON.parse(readFileSync(path.join(root, "tests/fixtures/calibration/questions.json"), "utf8"));
+const calibration = JSON.parse(readFileSync(path.join(root, "examples/bench/questions.json"), "utf8"));
 const QUESTIONS = [...calibration.answerable.map((q) => q.question), ...calibration.off_topic];
 const WARMUP = JSON.parse(readFileSync(path.join(root, "tests/browser/questions.json"), "utf8")).search;
 const COLD_QUESTION = "How do ROS 2 nodes discover each other?";

@@ -4,11 +4,12 @@
 Reads the JSON reports of `scripts/eval.sh --out DIR` and, for semantic search (hybrid) and
 keyword-only search (lexical), fits a logistic regression of "answerable" on the search's
 signals (src/search/confidence.rs `Signals`), then picks the refusal cut-off on its score:
-the highest that refuses no more than the allowed share of answerable dev questions. Prints
-the weights and cut-offs to put in `ConfidenceModel`, and what they do on dev and held-out
-questions, per corpus. Pure Python: a few hundred points need no numpy.
+the highest that refuses no more than the allowed share of answerable dev questions, lowered
+by a safety margin (a site nobody labelled has questions scoring below ours). Prints the
+weights and cut-offs to put in src/search/confidence.rs, and what they do on dev and
+held-out questions, per corpus. Pure Python: a few hundred points need no numpy.
 
-usage: calibrate.py DIR [--max-false-refusals 0.0] [--lexical-max-false-refusals 0.028]
+usage: calibrate.py DIR [--max-false-refusals 0.0] [--lexical-max-false-refusals 0.0] [--margin 0.25]
 """
 import argparse
 import glob
@@ -17,8 +18,8 @@ import math
 import os
 
 FEATURES = {
-    "hybrid": ["dense_top", "dense_gap", "lexical_top", "agreement"],
-    "lexical": ["lexical_top"],
+    "hybrid": ["dense_top", "dense_gap", "lexical_top", "agreement", "lexical_unknown"],
+    "lexical": ["lexical_top", "lexical_unknown"],
 }
 
 
@@ -74,7 +75,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("dir")
     ap.add_argument("--max-false-refusals", type=float, default=0.0)
-    ap.add_argument("--lexical-max-false-refusals", type=float, default=1 / 36)
+    # Keyword-only search runs before the model has arrived: it refuses only questions that
+    # share (almost) nothing with the site and leaves the rest to the LLM at low confidence.
+    ap.add_argument("--lexical-max-false-refusals", type=float, default=0.0)
+    ap.add_argument("--margin", type=float, default=0.25)
     args = ap.parse_args()
     rows = load(args.dir)
     for mode, names in FEATURES.items():
@@ -87,7 +91,7 @@ def main():
         answerable = sorted(score(x, raw, bias) for x, y in zip(xs, ys) if y)
         # The cut-off: refuse below it; at most `allowed` of answerable dev questions under it.
         k = int(math.floor(allowed * len(answerable)))
-        cut = answerable[k] - 1e-3 if k < len(answerable) else answerable[-1]
+        cut = (answerable[k] if k < len(answerable) else answerable[-1]) - args.margin
         print(f"## {mode}: features {names}")
         print(f"weights {[round(v, 4) for v in raw]}, bias {bias:.4f}, refuse below {cut:.4f}")
         for split in ("dev", "heldout"):

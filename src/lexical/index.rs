@@ -300,6 +300,19 @@ impl LexicalIndex {
         self.reference_for(&self.query_terms(query))
     }
 
+    /// Share of the question's distinct terms that no section of the site uses (0 when it
+    /// has no terms): a question naming things the site never mentions is likely not
+    /// answered by it, however close its other words are.
+    pub fn unknown_share(&self, query: &str) -> f32 {
+        let terms = self.query_terms(query);
+        let total = terms.known.len() + terms.unknown;
+        if total == 0 {
+            0.0
+        } else {
+            terms.unknown as f32 / total as f32
+        }
+    }
+
     fn reference_for(&self, terms: &QueryTerms) -> f32 {
         let n = self.doc_count();
         let known: f32 = terms.known.iter().map(|&t| idf(n, self.doc_freqs.get(t).copied().unwrap_or(0))).sum();
@@ -468,6 +481,14 @@ mod tests {
             assert!(idx.search(query, 5, None).is_empty(), "{query:?}");
         }
         assert_eq!(idx.reference_score(""), 0.0);
+    }
+
+    #[test]
+    fn unknown_share_counts_distinct_words_the_site_never_uses() {
+        let idx = index(&["publishers and subscribers exchange messages"]);
+        assert_eq!(idx.unknown_share("publishers exchange messages"), 0.0);
+        assert_eq!(idx.unknown_share("publishers on an esp32 microcontroller"), 2.0 / 3.0);
+        assert_eq!(idx.unknown_share("the of and"), 0.0, "only stop words: no terms at all");
     }
 
     #[test]

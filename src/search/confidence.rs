@@ -20,9 +20,9 @@ pub enum Confidence {
 /// it does not depend on one site's vocabulary or score range.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ConfidenceRule {
-    /// Weights of `dense_top`, `dense_gap`, `lexical_top` and `agreement` (absent signals
-    /// count as 0).
-    pub weights: [f32; 4],
+    /// Weights of `dense_top`, `dense_gap`, `lexical_top`, `agreement` and
+    /// `lexical_unknown` (absent signals count as 0).
+    pub weights: [f32; 5],
     pub bias: f32,
     /// Below this score the question is refused (`none`): the LLM is not called.
     pub low: f32,
@@ -34,7 +34,7 @@ pub struct ConfidenceRule {
 impl ConfidenceRule {
     /// For semantic (hybrid) search.
     pub const SEMANTIC: ConfidenceRule = ConfidenceRule {
-        weights: [SEMANTIC_WEIGHTS[0], SEMANTIC_WEIGHTS[1], SEMANTIC_WEIGHTS[2], SEMANTIC_WEIGHTS[3]],
+        weights: SEMANTIC_WEIGHTS,
         bias: SEMANTIC_BIAS,
         low: SEMANTIC_REFUSE_BELOW,
         medium: 0.0,
@@ -44,7 +44,7 @@ impl ConfidenceRule {
     /// share almost nothing with the site, and otherwise answers at low confidence at most
     /// medium, letting the LLM say when the excerpts lack the answer.
     pub const KEYWORD: ConfidenceRule = ConfidenceRule {
-        weights: [0.0, 0.0, KEYWORD_WEIGHT, 0.0],
+        weights: [0.0, 0.0, KEYWORD_WEIGHTS[0], 0.0, KEYWORD_WEIGHTS[1]],
         bias: KEYWORD_BIAS,
         low: KEYWORD_REFUSE_BELOW,
         medium: 1.5,
@@ -52,7 +52,13 @@ impl ConfidenceRule {
     };
 
     pub fn score(&self, s: &Signals) -> f32 {
-        let x = [s.dense_top.unwrap_or(0.0), s.dense_gap.unwrap_or(0.0), s.lexical_top, s.agreement.unwrap_or(0.0)];
+        let x = [
+            s.dense_top.unwrap_or(0.0),
+            s.dense_gap.unwrap_or(0.0),
+            s.lexical_top,
+            s.agreement.unwrap_or(0.0),
+            s.lexical_unknown,
+        ];
         self.weights.iter().zip(x).map(|(w, v)| w * v).sum::<f32>() + self.bias
     }
 
@@ -82,13 +88,16 @@ impl ConfidenceRule {
     }
 }
 
-// Calibrated by scripts/eval/calibrate.py on the dev questions of the four corpora.
-const SEMANTIC_WEIGHTS: [f32; 4] = [0.0, 0.0, 0.0, 0.0];
-const SEMANTIC_BIAS: f32 = 0.0;
-const SEMANTIC_REFUSE_BELOW: f32 = 0.0;
-const KEYWORD_WEIGHT: f32 = 0.0;
-const KEYWORD_BIAS: f32 = 0.0;
-const KEYWORD_REFUSE_BELOW: f32 = 0.0;
+// Fitted by `scripts/eval/calibrate.py` on the dev questions of the four labelled corpora
+// together (sample, physical-ai-textbook, jest, typescript-eslint; BENCHMARKS.md "Refusal").
+// The refusal cut-offs sit 0.25 under the lowest-scoring answerable dev question.
+const SEMANTIC_WEIGHTS: [f32; 5] = [3.7156, 14.5768, 2.4461, 1.6913, -8.3086];
+const SEMANTIC_BIAS: f32 = -3.6496;
+const SEMANTIC_REFUSE_BELOW: f32 = -2.6476;
+/// Of `lexical_top` and `lexical_unknown`.
+const KEYWORD_WEIGHTS: [f32; 2] = [4.0559, -7.9708];
+const KEYWORD_BIAS: f32 = -0.9356;
+const KEYWORD_REFUSE_BELOW: f32 = -3.7170;
 
 /// Features of one search that say how well the index covers the question, and transfer
 /// across sites (none depends on a site's size or vocabulary directly).
@@ -104,14 +113,16 @@ pub struct Signals {
     /// Share of the five best dense and five best lexical candidates that are the same
     /// chunks (`None` without dense search).
     pub agreement: Option<f32>,
+    /// Share of the question's distinct words that the site never uses.
+    pub lexical_unknown: f32,
 }
 
 impl Signals {
     /// From the candidate lists, best first (dense scores are cosines), and the best
     /// lexical candidate's normalised score.
-    pub fn of(dense: Option<&[(u32, f32)]>, lexical: &[(u32, f32)], lexical_top: f32) -> Self {
+    pub fn of(dense: Option<&[(u32, f32)]>, lexical: &[(u32, f32)], lexical_top: f32, lexical_unknown: f32) -> Self {
         let Some(dense) = dense else {
-            return Signals { lexical_top, ..Signals::default() };
+            return Signals { lexical_top, lexical_unknown, ..Signals::default() };
         };
         let dense_top = dense.first().map(|h| h.1);
         let rest: Vec<f32> = dense.iter().skip(1).take(9).map(|h| h.1).collect();
@@ -120,7 +131,7 @@ impl Signals {
         let top5 = |list: &[(u32, f32)]| list.iter().take(5).map(|h| h.0).collect::<Vec<u32>>();
         let (d5, l5) = (top5(dense), top5(lexical));
         let shared = d5.iter().filter(|d| l5.contains(d)).count();
-        Signals { dense_top, dense_gap, lexical_top, agreement: Some(shared as f32 / 5.0) }
+        Signals { dense_top, dense_gap, lexical_top, agreement: Some(shared as f32 / 5.0), lexical_unknown }
     }
 }
 
@@ -129,7 +140,7 @@ mod tests {
     use super::*;
 
     const RULE: ConfidenceRule =
-        ConfidenceRule { weights: [10.0, 0.0, 2.0, 0.0], bias: -5.0, low: -1.0, medium: 0.0, high: 1.0 };
+        ConfidenceRule { weights: [10.0, 0.0, 2.0, 0.0, -4.0], bias: -5.0, low: -1.0, medium: 0.0, high: 1.0 };
 
     fn signals(dense_top: f32, lexical_top: f32) -> Signals {
         Signals { dense_top: Some(dense_top), lexical_top, ..Signals::default() }
@@ -142,6 +153,8 @@ mod tests {
         assert_eq!(RULE.level(&signals(0.4, 0.2)), Confidence::Low);
         assert_eq!(RULE.level(&signals(0.3, 0.0)), Confidence::None);
         assert_eq!(RULE.level(&Signals::default()), Confidence::None, "no signal at all");
+        let unheard_of = Signals { lexical_unknown: 0.25, ..signals(0.5, 0.2) };
+        assert_eq!(RULE.level(&unheard_of), Confidence::Low, "words the site never uses lower it");
     }
 
     #[test]
@@ -155,10 +168,11 @@ mod tests {
     fn signals_measure_agreement_and_gap() {
         let dense = [(1, 0.8), (2, 0.5), (3, 0.5)];
         let lexical = [(2, 9.0), (7, 3.0)];
-        let s = Signals::of(Some(&dense), &lexical, 0.6);
+        let s = Signals::of(Some(&dense), &lexical, 0.6, 0.25);
         assert_eq!(s.dense_top, Some(0.8));
         assert!((s.dense_gap.unwrap() - 0.3).abs() < 1e-6);
-        assert_eq!((s.lexical_top, s.agreement), (0.6, Some(0.2)));
-        assert_eq!(Signals::of(None, &lexical, 0.6), Signals { lexical_top: 0.6, ..Signals::default() });
+        assert_eq!((s.lexical_top, s.agreement, s.lexical_unknown), (0.6, Some(0.2), 0.25));
+        let keyword_only = Signals::of(None, &lexical, 0.6, 0.25);
+        assert_eq!(keyword_only, Signals { lexical_top: 0.6, lexical_unknown: 0.25, ..Signals::default() });
     }
 }

@@ -224,6 +224,7 @@ impl HybridSearch {
             dense.map(|_| dense_hits.as_slice()),
             &lexical_hits,
             lexical_hits.first().map_or(0.0, |h| normalize_score(h.1, lexical_reference)),
+            self.lexical.unknown_share(question),
         );
         let rule = if dense.is_some() { &options.semantic_confidence } else { &options.keyword_confidence };
         Ok(SearchResults { confidence: rule.level(&signals), signals, mode_used, hits })

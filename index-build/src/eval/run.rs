@@ -33,6 +33,20 @@ impl<'a> Evaluator<'a> {
         (!parts.is_empty()).then(|| parts.join(" "))
     }
 
+    /// The first section whose text contains `passage` (whitespace-insensitive).
+    fn section_containing(&self, passage: &str) -> Option<String> {
+        let squeeze = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+        let passage = squeeze(passage);
+        let mut seen = std::collections::HashSet::new();
+        self.search
+            .chunks()
+            .iter()
+            .map(|c| c.url.as_str())
+            .filter(|url| seen.insert(*url))
+            .find(|url| self.section_text(url).is_some_and(|t| squeeze(&t).contains(&passage)))
+            .map(str::to_string)
+    }
+
     /// Every expected and selection URL that the bundle does not have: a question file out of
     /// step with the site would otherwise read as misses.
     pub fn unknown_urls(&self, questions: &[Question]) -> Vec<String> {
@@ -60,7 +74,9 @@ impl<'a> Evaluator<'a> {
                 let selection = lectern::query::selection(&text).map_err(|e| format!("{}: {}", q.id, e.message()))?;
                 let question =
                     lectern::query::question(&q.question).map_err(|e| format!("{}: {}", q.id, e.message()))?;
-                (lectern::query::selected_mode_query(question, selection), of.map(str::to_string))
+                // A literal selection belongs to the section that contains it.
+                let of = of.map(str::to_string).or_else(|| self.section_containing(&text));
+                (lectern::query::selected_mode_query(question, selection), of)
             }
             None => {
                 let question =

@@ -112,6 +112,10 @@ pub struct HybridSearch {
     chunks: Vec<ChunkMeta>,
     lexical: LexicalIndex,
     dense: Option<DenseIndex>,
+    /// Identical sections (a page repeated unchanged in several doc versions): each chunk's
+    /// first copy, by content hash, and the most copies any chunk has.
+    first_copy: Vec<u32>,
+    max_copies: usize,
 }
 
 impl HybridSearch {
@@ -123,7 +127,8 @@ impl HybridSearch {
                 chunks.len()
             )));
         }
-        Ok(HybridSearch { chunks, lexical, dense: None })
+        let (first_copy, max_copies) = first_copies(&chunks);
+        Ok(HybridSearch { chunks, lexical, dense: None, first_copy, max_copies })
     }
 
     /// Adds the dense index (once the vectors have been fetched).
@@ -174,12 +179,15 @@ impl HybridSearch {
             (mode, _) => mode,
         };
 
+        // Copies of one section count once (the reader would see the same text several
+        // times): both lists ask for enough candidates to keep `candidates` distinct ones.
+        let depth = options.candidates.saturating_mul(self.max_copies).min(self.chunks.len().max(1));
         let dense_hits = match dense {
-            Some((index, vector)) => index.search_items(vector, options.candidates, filter_ref)?,
+            Some((index, vector)) => self.collapse(index.search_items(vector, depth, filter_ref)?, options),
             None => Vec::new(),
         };
         // Dense-only search still looks at keyword matches, for the confidence signals.
-        let lexical_hits = self.lexical.search(question, options.candidates, filter_ref);
+        let lexical_hits = self.collapse(self.lexical.search(question, depth, filter_ref), options);
         let lexical_votes: &[(u32, f32)] = if mode_used == SearchMode::Dense { &[] } else { &lexical_hits };
         let fused = reciprocal_rank_fusion(
             &[
@@ -230,10 +238,110 @@ impl HybridSearch {
         Ok(SearchResults { confidence: rule.level(&signals), signals, mode_used, hits })
     }
 
+    /// Each hit as its section's first copy (unless the filters exclude that copy), once,
+    /// best first, at most `options.candidates`.
+    fn collapse(&self, hits: Vec<(u32, f32)>, options: &SearchOptions) -> Vec<(u32, f32)> {
+        if self.max_copies <= 1 {
+            return hits;
+        }
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::with_capacity(options.candidates);
+        for (index, score) in hits {
+            let first = self.first_copy.get(index as usize).copied().unwrap_or(index);
+            let index = if first != index && self.passes_filters(first, options) { first } else { index };
+            if seen.insert(index) {
+                out.push((index, score));
+                if out.len() == options.candidates {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
     fn passes_filters(&self, index: u32, options: &SearchOptions) -> bool {
         let Some(chunk) = self.chunks.get(index as usize) else { return false };
         (options.modules.is_empty() || options.modules.contains(&chunk.module))
             && (options.versions.is_empty()
                 || chunk.version.as_ref().is_some_and(|v| options.versions.iter().any(|w| w == v)))
+    }
+}
+
+/// For each chunk, the index of the first chunk with the same content hash (itself when it
+/// is the first, or has no hash), and the largest number of copies of one hash.
+fn first_copies(chunks: &[ChunkMeta]) -> (Vec<u32>, usize) {
+    let mut first: std::collections::HashMap<&str, (u32, usize)> = std::collections::HashMap::new();
+    let mut out = Vec::with_capacity(chunks.len());
+    let mut max_copies = 1;
+    for (i, chunk) in chunks.iter().enumerate() {
+        let i = i as u32;
+        if chunk.hash.is_empty() {
+            out.push(i);
+            continue;
+        }
+        let entry = first.entry(chunk.hash.as_str()).or_insert((i, 0));
+        entry.1 += 1;
+        max_copies = max_copies.max(entry.1);
+        out.push(entry.0);
+    }
+    (out, max_copies)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexical::{Document, IndexOptions};
+
+    /// Three sections in two doc versions: "a" and "b" unchanged (same hash), "c" changed.
+    fn versioned() -> HybridSearch {
+        let sections = [("a", "servo motor torque limits"), ("b", "camera calibration"), ("c", "servo wiring")];
+        let mut chunks = Vec::new();
+        let mut texts = Vec::new();
+        for version in ["current", "1.0"] {
+            for (id, text) in sections {
+                let changed = id == "c" && version == "1.0";
+                chunks.push(ChunkMeta {
+                    chunk_id: format!("default:{version}:{id}#:0"),
+                    url: format!("/docs/{version}/{id}"),
+                    heading_path: vec![id.to_string()],
+                    chapter_title: id.to_string(),
+                    section_title: String::new(),
+                    module: "Docs".into(),
+                    chapter_id: id.to_string(),
+                    version: Some(version.to_string()),
+                    word_count: 3,
+                    position: chunks.len(),
+                    hash: if changed { format!("{id}-old") } else { id.to_string() },
+                });
+                texts.push(if changed { format!("{text} for old servo boards") } else { text.to_string() });
+            }
+        }
+        let lexical = {
+            let docs: Vec<Document> = chunks.iter().zip(&texts).map(|(c, t)| Document::new(&c.chapter_id, t)).collect();
+            LexicalIndex::build(&docs, IndexOptions::default()).unwrap()
+        };
+        HybridSearch::new(chunks, lexical).unwrap()
+    }
+
+    #[test]
+    fn unchanged_copies_of_a_section_count_once() {
+        let search = versioned();
+        let hits = search.search("servo", None, &SearchOptions { k: 5, ..Default::default() }).unwrap().hits;
+        let urls: Vec<&str> = hits.iter().map(|h| search.chunk(h.index).unwrap().url.as_str()).collect();
+        // "a" once (its first copy), "c" in both versions: their texts differ.
+        assert_eq!(urls.len(), 3, "{urls:?}");
+        assert!(urls.contains(&"/docs/current/a") && !urls.contains(&"/docs/1.0/a"), "{urls:?}");
+        assert!(urls.contains(&"/docs/current/c") && urls.contains(&"/docs/1.0/c"), "{urls:?}");
+    }
+
+    #[test]
+    fn a_version_filter_keeps_its_own_copy() {
+        let search = versioned();
+        let options = SearchOptions { k: 5, versions: vec!["1.0".into()], ..Default::default() };
+        let hits = search.search("servo", None, &options).unwrap().hits;
+        let urls: Vec<&str> = hits.iter().map(|h| search.chunk(h.index).unwrap().url.as_str()).collect();
+        let mut urls = urls;
+        urls.sort_unstable();
+        assert_eq!(urls, ["/docs/1.0/a", "/docs/1.0/c"], "the filtered version's own copy of \"a\"");
     }
 }

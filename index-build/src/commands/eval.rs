@@ -191,6 +191,9 @@ pub fn run(args: EvalArgs) -> CommandResult {
     if !failed.is_empty() {
         return Err(format!("quality gate failed:\n  {}", failed.join("\n  ")).into());
     }
+    if !requirements.is_empty() {
+        eprintln!("eval: quality gate passed ({} requirements)", requirements.len());
+    }
     Ok(())
 }
 

@@ -44,9 +44,10 @@ fn main() -> BoxResult<()> {
 
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(data), Some(cache)) = (args.first(), args.get(1)) else {
-        return Err("usage: bench_scifact <scifact-dir> <cache-dir> [--f32-model]".into());
+        return Err("usage: bench_scifact <scifact-dir> <cache-dir> [--f32-model] [--windows]".into());
     };
     let with_f32_model = args.iter().any(|a| a == "--f32-model");
+    let with_windows = args.iter().any(|a| a == "--windows");
     let (data, cache) = (Path::new(data), Path::new(cache));
 
     let corpus_bytes = std::fs::read(data.join("corpus.jsonl"))?;
@@ -152,6 +153,41 @@ fn main() -> BoxResult<()> {
             "check: {mode:?} through HybridSearch nDCG@10 {a:.4}, direct {b:.4}{}",
             if (a - b).abs() > 1e-9 { "  <- DIFFERENT" } else { "" }
         );
+    }
+
+    if with_windows {
+        // As `lectern build` embeds a long section: every window, the best one scores the
+        // document. Abstracts that fit keep their one vector.
+        let windows: Vec<Vec<String>> = texts.iter().map(|t| embedder.windows("", t)).collect::<Result<_, _>>()?;
+        let long: Vec<usize> = (0..texts.len()).filter(|&i| windows[i].len() > 1).collect();
+        let extra_texts: Vec<&str> = long.iter().flat_map(|&i| windows[i].iter().map(String::as_str)).collect();
+        eprintln!(
+            "{} of {} abstracts are longer than one window: {} windows",
+            long.len(),
+            texts.len(),
+            extra_texts.len()
+        );
+        let mut extra = embed_parallel(&embedder, &extra_texts)?.into_iter();
+        let mut items: Vec<Vec<Vec<f32>>> = embeddings.iter().map(|v| vec![v.clone()]).collect();
+        for &i in &long {
+            items[i] = extra.by_ref().take(windows[i].len()).collect();
+        }
+        let windowed = DenseIndex::from_item_embeddings(&items, &DenseIndexConfig::default())?;
+        rows.push(Row::measure(
+            "dense, int8, every window of a long abstract (best window scores)",
+            &queries,
+            |q| ids(windowed.search_items(&q.vector, DEEP, None)?),
+            true,
+        )?);
+        let metas = docs.iter().enumerate().map(|(i, (id, _))| dummy_meta(id, i)).collect::<Vec<ChunkMeta>>();
+        let mut search = HybridSearch::new(metas, lexical.clone())?;
+        search.attach_dense(windowed)?;
+        rows.push(Row::measure(
+            "hybrid, RRF, default options, windows (k raised to 10)",
+            &queries,
+            |q| Ok(search.search(&q.text, Some(&q.vector), &defaults)?.hits.iter().map(|h| h.index).collect()),
+            false,
+        )?);
     }
 
     if with_f32_model {

@@ -41,13 +41,14 @@ impl ConfidenceRule {
         high: 1.5,
     };
     /// For keyword-only search (before the model has arrived): it refuses only questions that
-    /// share almost nothing with the site, and otherwise answers at low confidence at most
-    /// medium, letting the LLM say when the excerpts lack the answer.
+    /// share almost nothing with the site, and answers everything else at low confidence
+    /// (keyword search finds the answering section for fewer questions: BENCHMARKS.md),
+    /// letting the LLM say when the excerpts lack the answer.
     pub const KEYWORD: ConfidenceRule = ConfidenceRule {
         weights: [0.0, 0.0, KEYWORD_WEIGHTS[0], 0.0, KEYWORD_WEIGHTS[1]],
         bias: KEYWORD_BIAS,
         low: KEYWORD_REFUSE_BELOW,
-        medium: 1.5,
+        medium: f32::MAX,
         high: f32::MAX,
     };
 
@@ -162,6 +163,16 @@ mod tests {
         assert!(ConfidenceRule::SEMANTIC.validate().is_ok() && ConfidenceRule::KEYWORD.validate().is_ok());
         assert!(ConfidenceRule { low: 2.0, ..RULE }.validate().is_err());
         assert!(ConfidenceRule { bias: f32::NAN, ..RULE }.validate().is_err());
+    }
+
+    #[test]
+    fn keyword_search_answers_at_low_confidence_and_refuses_only_unrelated_questions() {
+        let keyword = |lexical_top, lexical_unknown| {
+            ConfidenceRule::KEYWORD.level(&Signals { lexical_top, lexical_unknown, ..Signals::default() })
+        };
+        assert_eq!(keyword(1.0, 0.0), Confidence::Low, "a perfect keyword match is still low");
+        assert_eq!(keyword(0.2, 0.2), Confidence::Low);
+        assert_eq!(keyword(0.0, 1.0), Confidence::None, "no word of the question is on the site");
     }
 
     #[test]

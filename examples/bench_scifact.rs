@@ -113,9 +113,13 @@ fn main() -> BoxResult<()> {
     )?);
 
     // The product's path: HybridSearch with the default options, asked for 10 results.
-    let metas = docs.iter().enumerate().map(|(i, (id, _))| dummy_meta(id, i)).collect::<Vec<ChunkMeta>>();
-    let mut search = HybridSearch::new(metas, lexical.clone())?;
-    search.attach_dense(DenseIndex::from_embeddings(&embeddings, &DenseIndexConfig::default())?)?;
+    let product_search = |dense: DenseIndex| -> BoxResult<HybridSearch> {
+        let metas = docs.iter().enumerate().map(|(i, (id, _))| dummy_meta(id, i)).collect::<Vec<ChunkMeta>>();
+        let mut search = HybridSearch::new(metas, lexical.clone())?;
+        search.attach_dense(dense)?;
+        Ok(search)
+    };
+    let search = product_search(DenseIndex::from_embeddings(&embeddings, &DenseIndexConfig::default())?)?;
     let run = |q: &Query, options: &SearchOptions| -> BoxResult<Vec<u32>> {
         Ok(search.search(&q.text, Some(&q.vector), options)?.hits.iter().map(|h| h.index).collect())
     };
@@ -179,9 +183,7 @@ fn main() -> BoxResult<()> {
             |q| ids(windowed.search_items(&q.vector, DEEP, None)?),
             true,
         )?);
-        let metas = docs.iter().enumerate().map(|(i, (id, _))| dummy_meta(id, i)).collect::<Vec<ChunkMeta>>();
-        let mut search = HybridSearch::new(metas, lexical.clone())?;
-        search.attach_dense(windowed)?;
+        let search = product_search(windowed)?;
         rows.push(Row::measure(
             "hybrid, RRF, default options, windows (k raised to 10)",
             &queries,

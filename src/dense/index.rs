@@ -114,8 +114,7 @@ impl DenseIndex {
         config: &DenseIndexConfig,
     ) -> Result<Self, DenseError> {
         let counts: Vec<usize> = items.iter().map(Vec::len).collect();
-        let flat: Vec<&V> = items.iter().flatten().collect();
-        let flat: Vec<&[f32]> = flat.iter().map(|v| v.as_ref()).collect();
+        let flat: Vec<&[f32]> = items.iter().flatten().map(AsRef::as_ref).collect();
         let mut index = Self::from_embeddings(&flat, config)?;
         if counts.iter().any(|&n| n != 1) {
             index.owners = Some(Owners::from_counts(&counts)?);

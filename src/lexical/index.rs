@@ -84,6 +84,13 @@ impl fmt::Debug for LexicalIndex {
 }
 
 /// A query reduced to index terms.
+/// How well a site's vocabulary covers a question: see [`LexicalIndex::coverage`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QueryCoverage {
+    pub reference: f32,
+    pub unknown_share: f32,
+}
+
 struct QueryTerms {
     /// Ids of the distinct query terms the index knows, ascending (so the sum of term scores
     /// is the same float whatever the word order of the question).
@@ -300,17 +307,15 @@ impl LexicalIndex {
         self.reference_for(&self.query_terms(query))
     }
 
-    /// Share of the question's distinct terms that no section of the site uses (0 when it
-    /// has no terms): a question naming things the site never mentions is likely not
+    /// [`reference_score`](Self::reference_score) and the share of the question's distinct
+    /// terms that no section of the site uses (0 when it has no terms), from one reading of
+    /// the question: a question naming things the site never mentions is likely not
     /// answered by it, however close its other words are.
-    pub fn unknown_share(&self, query: &str) -> f32 {
+    pub fn coverage(&self, query: &str) -> QueryCoverage {
         let terms = self.query_terms(query);
         let total = terms.known.len() + terms.unknown;
-        if total == 0 {
-            0.0
-        } else {
-            terms.unknown as f32 / total as f32
-        }
+        let unknown_share = if total == 0 { 0.0 } else { terms.unknown as f32 / total as f32 };
+        QueryCoverage { reference: self.reference_for(&terms), unknown_share }
     }
 
     fn reference_for(&self, terms: &QueryTerms) -> f32 {
@@ -486,9 +491,12 @@ mod tests {
     #[test]
     fn unknown_share_counts_distinct_words_the_site_never_uses() {
         let idx = index(&["publishers and subscribers exchange messages"]);
-        assert_eq!(idx.unknown_share("publishers exchange messages"), 0.0);
-        assert_eq!(idx.unknown_share("publishers on an esp32 microcontroller"), 2.0 / 3.0);
-        assert_eq!(idx.unknown_share("the of and"), 0.0, "only stop words: no terms at all");
+        let share = |q: &str| idx.coverage(q).unknown_share;
+        assert_eq!(share("publishers exchange messages"), 0.0);
+        assert_eq!(share("publishers on an esp32 microcontroller"), 2.0 / 3.0);
+        assert_eq!(share("the of and"), 0.0, "only stop words: no terms at all");
+        let q = "publishers on an esp32 microcontroller";
+        assert_eq!(idx.coverage(q).reference, idx.reference_score(q));
     }
 
     #[test]

@@ -199,7 +199,8 @@ impl HybridSearch {
 
         // BM25 is unbounded; for display and confidence it is scaled by the score of an
         // ideal match for this question (see `LexicalIndex::reference_score`).
-        let lexical_reference = self.lexical.reference_score(question);
+        let coverage = self.lexical.coverage(question);
+        let lexical_reference = coverage.reference;
         let mut hits = Vec::with_capacity(options.k);
         for (index, fused_score) in fused {
             let lexical = lexical_hits.iter().find(|h| h.0 == index).map(|h| h.1);
@@ -232,7 +233,7 @@ impl HybridSearch {
             dense.map(|_| dense_hits.as_slice()),
             &lexical_hits,
             lexical_hits.first().map_or(0.0, |h| normalize_score(h.1, lexical_reference)),
-            self.lexical.unknown_share(question),
+            coverage.unknown_share,
         );
         let rule = if dense.is_some() { &options.semantic_confidence } else { &options.keyword_confidence };
         Ok(SearchResults { confidence: rule.level(&signals), signals, mode_used, hits })
@@ -339,8 +340,7 @@ mod tests {
         let search = versioned();
         let options = SearchOptions { k: 5, versions: vec!["1.0".into()], ..Default::default() };
         let hits = search.search("servo", None, &options).unwrap().hits;
-        let urls: Vec<&str> = hits.iter().map(|h| search.chunk(h.index).unwrap().url.as_str()).collect();
-        let mut urls = urls;
+        let mut urls: Vec<&str> = hits.iter().map(|h| search.chunk(h.index).unwrap().url.as_str()).collect();
         urls.sort_unstable();
         assert_eq!(urls, ["/docs/1.0/a", "/docs/1.0/c"], "the filtered version's own copy of \"a\"");
     }

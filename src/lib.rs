@@ -17,5 +17,5 @@ pub mod lexical;
 pub mod query;
 pub mod search;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub mod wasm;

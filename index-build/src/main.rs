@@ -33,6 +33,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // WASI has no working directory of its own: the Node runner of the portable build
+    // (npm/cli-wasi/run.js) passes the caller's in $PWD, so relative paths mean the same.
+    #[cfg(target_os = "wasi")]
+    if let Some(dir) = std::env::var_os("PWD") {
+        let _ = std::env::set_current_dir(dir);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Embed(args) => commands::embed::run(args),

@@ -5,7 +5,7 @@
 
 mod checksum;
 mod chunk;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 mod directory;
 mod error;
 mod manifest;
@@ -14,7 +14,7 @@ mod writer;
 
 pub use checksum::{chunk_content_hash, content_addressed_name, sha256_hex};
 pub use chunk::{parse_chunk_metas, parse_text_shard, ChunkMeta};
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub use directory::{load_dir, write_dir, LoadedBundle};
 pub use error::BundleError;
 pub use manifest::{

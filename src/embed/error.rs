@@ -6,8 +6,17 @@ use thiserror::Error;
 /// command to run.
 #[derive(Debug, Error)]
 pub enum EmbedError {
-    #[error("model file {path} is missing: run `scripts/setup.sh model` to fetch and verify it")]
+    #[error(
+        "model file {path} is missing: install the model package (`npm install @lectern/model-all-minilm-l6-v2`, \
+         which the `@lectern/cli` npm package brings) and set $LECTERN_MODEL_DIR to its folder, or pass \
+         --model-dir; in a checkout of the Lectern repository, run `scripts/setup.sh model`"
+    )]
     ModelMissing { path: String },
+    #[error(
+        "{path} does not match its checksum in {list} (sha256 {actual}, expected {expected}): the model \
+         files are damaged or from another release; reinstall the model package"
+    )]
+    ChecksumMismatch { path: String, list: String, expected: String, actual: String },
     #[error("could not read {path}: {reason}")]
     Unreadable { path: String, reason: String },
     #[error("the ONNX model could not be loaded (is the file complete and an ONNX model?): {0}")]

@@ -3,20 +3,20 @@
 //! (index build) and in wasm (the reader's question).
 
 mod error;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 mod files;
 mod fingerprint;
 mod pooling;
 // Long sections are cut into windows at index build time only.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 mod windows;
 
 pub use error::EmbedError;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub use files::{ModelFiles, ModelVariant};
 pub use fingerprint::ModelFingerprint;
 pub use pooling::{cosine, mean_pool_normalized, normalize};
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub use windows::{embed_text, MAX_WINDOWS, WINDOW_OVERLAP_TOKENS};
 
 use std::collections::HashMap;

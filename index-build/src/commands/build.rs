@@ -46,6 +46,9 @@ pub struct BuildSummary {
     pub total_bytes: u64,
     pub seconds: f64,
     pub skipped: usize,
+    /// The model folder the vectors came from (set by `run`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_dir: Option<PathBuf>,
 }
 
 #[derive(serde::Serialize)]
@@ -69,6 +72,7 @@ pub fn run(args: BuildArgs) -> CommandResult {
     })?;
     progress.finish_and_clear();
     summary.seconds = start.elapsed().as_secs_f64();
+    summary.model_dir = Some(std::path::absolute(&args.model_dir).unwrap_or(args.model_dir));
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
@@ -147,6 +151,7 @@ pub fn build_bundle(
         files,
         seconds: 0.0,
         skipped: report.skipped.len(),
+        model_dir: None,
     })
 }
 

@@ -23,8 +23,8 @@ function findRuntimeDir({ option, siteDir, env = process.env }) {
       dir = path.dirname(require.resolve("lectern/package.json", { paths: [siteDir, __dirname] }));
     } catch {
       throw new Error(
-        `[${PLUGIN}] the Lectern browser runtime (npm package \`lectern\`) is not installed in ${siteDir}. ` +
-          'Install it next to the plugin (`npm install lectern`), or set the "runtimeDir" option to a folder built by scripts/build-pkg.sh.',
+        `[${PLUGIN}] the Lectern browser runtime (npm package \`lectern\`, a dependency of ${PLUGIN}) is not installed in ${siteDir}: ` +
+          '`npm install lectern` (reinstalling the plugin brings it). Developers of Lectern: set the "runtimeDir" option or $LECTERN_RUNTIME_DIR to a folder built by scripts/build-pkg.sh.',
       );
     }
   }
@@ -32,7 +32,7 @@ function findRuntimeDir({ option, siteDir, env = process.env }) {
   if (missing.length) {
     throw new Error(
       `[${PLUGIN}] the Lectern browser runtime in ${dir} (${from}) lacks ${missing.join(", ")}: ` +
-        "it is not built, or too old for this plugin. In the Lectern repository, run scripts/build-pkg.sh.",
+        "it is not built, or too old for this plugin: install the \`lectern\` version the plugin depends on (or, in the Lectern repository, run scripts/build-pkg.sh).",
     );
   }
   return dir;

@@ -17,13 +17,30 @@ function isExecutable(file) {
   }
 }
 
-/** Where `lectern` may be, in order: the `cli` option, $LECTERN_BIN, $PATH, then the cargo
- * target folders a checkout of the Lectern repository builds into. */
-function cliCandidates(option, env = process.env) {
+/** The installed `@lectern/cli` package's launcher API, or null when it is not installed. */
+function installedCliPackage(siteDir) {
+  try {
+    return require(require.resolve("@lectern/cli", { paths: [siteDir, __dirname] }));
+  } catch (e) {
+    if (e.code === "MODULE_NOT_FOUND" && /@lectern\/cli/.test(e.message)) return null;
+    throw e;
+  }
+}
+
+/** The installed model package's folder, or null. */
+function installedModelDir(siteDir) {
+  try {
+    return path.dirname(require.resolve("@lectern/model-all-minilm-l6-v2/package.json", { paths: [siteDir, __dirname] }));
+  } catch {
+    return null;
+  }
+}
+
+/** Developer overrides after the package: `lectern` on $PATH, then the cargo target folders
+ * a checkout of the Lectern repository builds into. */
+function devCandidates(env = process.env) {
   const exe = process.platform === "win32" ? "lectern.exe" : "lectern";
   const list = [];
-  if (option) list.push({ file: path.resolve(option), from: 'the "cli" option' });
-  if (env.LECTERN_BIN) list.push({ file: path.resolve(env.LECTERN_BIN), from: "$LECTERN_BIN" });
   for (const dir of (env.PATH ?? "").split(path.delimiter).filter(Boolean)) list.push({ file: path.join(dir, exe), from: "$PATH" });
   if (env.CARGO_TARGET_DIR) list.push({ file: path.join(env.CARGO_TARGET_DIR, "release", exe), from: "$CARGO_TARGET_DIR" });
   const cache = env.LECTERN_CACHE ?? path.join(os.homedir(), ".cache", "lectern");
@@ -31,19 +48,41 @@ function cliCandidates(option, env = process.env) {
   return list;
 }
 
-/** The CLI's path; throws with what was tried when there is none. An explicit `cli` option
- * or $LECTERN_BIN that does not exist is an error, not a reason to look elsewhere. */
-function findCli(option, env = process.env) {
-  const candidates = cliCandidates(option, env);
-  for (const c of candidates) {
-    const explicit = c.from === 'the "cli" option' || c.from === "$LECTERN_BIN";
-    if (isExecutable(c.file)) return c.file;
-    if (explicit) throw new Error(`[${PLUGIN}] ${c.from} points to ${c.file}, which is not an executable file.`);
+/**
+ * How to run the CLI: `{ file, args, env, via }` (see @lectern/cli's `resolveCli`). In
+ * order: the "cli" option, $LECTERN_BIN, the installed `@lectern/cli` package (the normal
+ * case: npm installed the binary for this platform and the model), then, for developers of
+ * Lectern, `lectern` on $PATH or in the cargo cache. The model is $LECTERN_MODEL_DIR, else
+ * the installed model package, else the binary's own default. An explicit path that is not
+ * an executable is an error, not a reason to look elsewhere.
+ */
+function findCli(option, { siteDir = process.cwd(), env = process.env } = {}) {
+  const withModel = (file, via) => {
+    const model = env.LECTERN_MODEL_DIR || installedModelDir(siteDir);
+    return { file, args: [], env: model ? { ...env, LECTERN_MODEL_DIR: model } : { ...env }, via };
+  };
+  for (const [value, from] of [
+    [option, 'the "cli" option'],
+    [env.LECTERN_BIN, "$LECTERN_BIN"],
+  ]) {
+    if (!value) continue;
+    const file = path.resolve(value);
+    if (!isExecutable(file)) throw new Error(`[${PLUGIN}] ${from} points to ${file}, which is not an executable file.`);
+    return withModel(file, from);
   }
+  const pkg = installedCliPackage(siteDir);
+  if (pkg) {
+    try {
+      return pkg.resolveCli({ env });
+    } catch (e) {
+      throw new Error(`[${PLUGIN}] ${e.message}`);
+    }
+  }
+  const dev = devCandidates(env).find((c) => isExecutable(c.file));
+  if (dev) return withModel(dev.file, dev.from);
   throw new Error(
-    `[${PLUGIN}] the \`lectern\` CLI was not found (looked on $PATH and in ${candidates.at(-1).file}). ` +
-      "Build it with `cargo build --release -p index-build` in the Lectern repository, then put it on $PATH, " +
-      'set $LECTERN_BIN or the plugin\'s "cli" option — or set "bundleDir" to a bundle built beforehand.',
+    `[${PLUGIN}] the \`lectern\` CLI is not installed: \`npm install @lectern/cli\` (a dependency of ${PLUGIN}; ` +
+      "reinstalling the plugin brings it). Or set \"bundleDir\" to a bundle built beforehand.",
   );
 }
 
@@ -59,12 +98,12 @@ function runLecternBuild({ cli, siteDir, configPath, outDir, baseUrl, trailingSl
   if (typeof trailingSlash === "boolean") args.push("--trailing-slash", String(trailingSlash));
   args.push(...extraArgs);
   return new Promise((resolve, reject) => {
-    const child = spawn(cli, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(cli.file, [...cli.args, ...args], { stdio: ["ignore", "pipe", "pipe"], env: cli.env });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", (e) => reject(new Error(`[${PLUGIN}] could not run ${cli}: ${e.message}`)));
+    child.on("error", (e) => reject(new Error(`[${PLUGIN}] could not run ${cli.file} (${cli.via}): ${e.message}`)));
     child.on("close", (code) => {
       if (code !== 0) {
         const tail = stderr.trim().split("\n").slice(-15).join("\n");
@@ -82,4 +121,4 @@ function runLecternBuild({ cli, siteDir, configPath, outDir, baseUrl, trailingSl
   });
 }
 
-module.exports = { findCli, cliCandidates, runLecternBuild };
+module.exports = { findCli, devCandidates, runLecternBuild };

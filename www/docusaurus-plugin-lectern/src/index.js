@@ -29,8 +29,10 @@ function pluginLectern(context, rawOptions) {
   const runtime = runtimeFiles(runtimeDir);
   const prebuilt = options.bundleDir ? path.resolve(siteDir, options.bundleDir) : null;
   const indexing = !prebuilt && (!dev || options.indexInDev);
-  const cli = indexing ? findCli(options.cli) : null;
+  const cli = indexing ? findCli(options.cli, { siteDir }) : null;
   if (prebuilt) bundleFiles(prebuilt); // throws when it is not a bundle
+  if (cli) log.info(`[lectern] CLI: ${cli.file} (${cli.via}); model: ${cli.env.LECTERN_MODEL_DIR ?? "the CLI's default"}`);
+  log.info(`[lectern] browser runtime: ${runtimeDir}`);
 
   const folder = options.path;
   const urls = {

@@ -60,11 +60,40 @@ test("startup fails clearly when the runtime is not built or the bundle is not o
   assert.throws(() => plugin(context(dir), { bundleDir: bundle, runtimeDir: runtime }), /is not a Lectern bundle \(manifest.json: missing\)/);
 });
 
-test("the CLI: an explicit path must exist; otherwise the message says how to get one", () => {
-  assert.throws(() => findCli("/nonexistent/lectern", {}), /the "cli" option points to \/nonexistent\/lectern, which is not an executable file/);
-  assert.throws(() => findCli(null, { LECTERN_BIN: "/nonexistent/lectern" }), /\$LECTERN_BIN points to/);
-  assert.throws(() => findCli(null, { PATH: "/nonexistent", LECTERN_CACHE: "/nonexistent/cache" }), /`lectern` CLI was not found.*cargo build --release -p index-build/);
-  assert.equal(findCli(null, { PATH: path.dirname(process.execPath), LECTERN_BIN: process.execPath }), process.execPath);
+test("the CLI: an explicit path must exist; otherwise the message names the package to install", (t) => {
+  const { dir } = tempSite(t);
+  const none = { siteDir: dir, env: { PATH: "/nonexistent", LECTERN_CACHE: "/nonexistent/cache" } };
+  assert.throws(() => findCli("/nonexistent/lectern", none), /the "cli" option points to \/nonexistent\/lectern, which is not an executable file/);
+  assert.throws(() => findCli(null, { ...none, env: { LECTERN_BIN: "/nonexistent/lectern" } }), /\$LECTERN_BIN points to/);
+  assert.throws(() => findCli(null, none), /`lectern` CLI is not installed: `npm install @lectern\/cli`/);
+  const bin = findCli(null, { siteDir: dir, env: { PATH: "/nonexistent", LECTERN_BIN: process.execPath, LECTERN_MODEL_DIR: "/m" } });
+  assert.deepEqual([bin.file, bin.via, bin.env.LECTERN_MODEL_DIR], [process.execPath, "$LECTERN_BIN", "/m"]);
+});
+
+test("the CLI: the installed @lectern/cli package comes before $PATH, with the installed model", (t) => {
+  const { dir } = tempSite(t);
+  const modules = path.join(dir, "node_modules", "@lectern");
+  const cliSrc = path.join(__dirname, "..", "..", "..", "npm", "cli");
+  fs.mkdirSync(path.join(modules, "cli"), { recursive: true });
+  for (const f of ["index.js", "platforms.json", "package.json"]) {
+    const from = path.join(cliSrc, f);
+    fs.writeFileSync(path.join(modules, "cli", f), f === "package.json" ? '{"name":"@lectern/cli","main":"index.js"}' : fs.readFileSync(from));
+  }
+  fs.mkdirSync(path.join(modules, "model-all-minilm-l6-v2"), { recursive: true });
+  fs.writeFileSync(path.join(modules, "model-all-minilm-l6-v2", "package.json"), '{"name":"@lectern/model-all-minilm-l6-v2"}');
+  const env = { PATH: path.dirname(process.execPath) };
+  // No binary package for this platform: the message names the portable one.
+  assert.throws(() => findCli(null, { siteDir: dir, env }), /cannot run on this machine.*npm install @lectern\/cli-wasm32-wasi/);
+  const platform = require(path.join(modules, "cli")).currentPlatform();
+  if (!platform) return t.skip(`no prebuilt platform for ${process.platform}-${process.arch}`);
+  const binDir = path.join(modules, `cli-${platform.name}`, "bin");
+  fs.mkdirSync(binDir, { recursive: true });
+  fs.writeFileSync(path.join(binDir, "..", "package.json"), `{"name":"@lectern/cli-${platform.name}"}`);
+  fs.writeFileSync(path.join(binDir, "lectern"), "#!/bin/sh\n", { mode: 0o755 });
+  const cli = findCli(null, { siteDir: dir, env });
+  assert.equal(cli.file, path.join(binDir, "lectern"));
+  assert.equal(cli.via, `@lectern/cli-${platform.name}`);
+  assert.equal(cli.env.LECTERN_MODEL_DIR, path.join(modules, "model-all-minilm-l6-v2"));
 });
 
 test("swizzle config lists the widget's components", () => {

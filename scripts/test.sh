@@ -2,7 +2,8 @@
 # Sets up and runs every test: formatting, lints, native tests, the retrieval quality gate
 # (lectern eval), wasm tests in headless Chromium, the Docusaurus harness self-test, and chunk URLs checked against real Docusaurus
 # builds of the sample site and the shared corpora, the JS API and chat in Chromium, the
-# local LLM server and the proxy, and the widget end to end on the built example site.
+# local LLM server and the proxy, the widget end to end on the built example site, and a
+# new user's Docusaurus site with only the npm packages (scripts/pack.sh).
 # Idempotent; safe to re-run.
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$LECTERN_ROOT"
@@ -54,6 +55,10 @@ else
 fi
 run_wasm_tests "$assets" -- --nocapture
 
+step "unit tests of the npm launcher and the plugin (node --test)"
+node --test npm/
+node --test www/docusaurus-plugin-lectern/test/
+
 step "Docusaurus harness self-test"
 node --test tests/docusaurus/selftest.test.mjs
 
@@ -78,3 +83,6 @@ proxy/cloudflare-worker/test.sh
 
 step "the widget and the plugin end to end (Playwright on the built example site)"
 LECTERN_SKIP_PKG_BUILD=1 tests/e2e/run.sh
+
+step "a new user's site: create-docusaurus (JS and TS), only the npm tarballs, build, start, ask in Chromium"
+tests/new-user/run.sh

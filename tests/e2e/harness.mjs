@@ -52,6 +52,7 @@ export function useEnvironment({ tokenDelayMs = 12 } = {}) {
 export async function newPage(t, env, { viewport = { width: 1280, height: 800 }, colorScheme = "light", hasTouch = false, isMobile = false, context: existing } = {}) {
   env.site.setUpstream(env.llm.url);
   env.site.setDelay(null);
+  env.site.setHeaders(null);
   env.llm.reset();
   const context = existing ?? (await env.browser.newContext({ viewport, colorScheme, hasTouch, isMobile, deviceScaleFactor: 1 }));
   const page = await context.newPage();

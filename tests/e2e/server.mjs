@@ -7,6 +7,7 @@
 //   site.setUpstream("http://127.0.0.1:4321");   // null: the LLM is down (502 from the proxy);
 //                                                // "unreachable": connections to the proxy drop
 //   site.setDelay(/model\./, 4000)               // files matching answer 4 s late (null: none)
+//   site.setHeaders({ "content-security-policy": "…" })  // extra headers on every file served
 //   site.requests()                              // [{path, status}] served so far
 
 import { createServer, request as httpRequest } from "node:http";
@@ -39,6 +40,7 @@ async function isFile(p) {
 export async function startSiteServer({ root }) {
   let upstream = null;
   let delay = null;
+  let extraHeaders = {};
   const log = [];
 
   async function resolveFile(pathname) {
@@ -101,7 +103,7 @@ export async function startSiteServer({ root }) {
       if (delay && delay.pattern.test(url.pathname)) await new Promise((r) => setTimeout(r, delay.ms));
       const body = await readFile(file);
       log.push({ path: url.pathname, status: 200, bytes: body.length, type: TYPES[path.extname(file)] ?? "" });
-      res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+      res.writeHead(200, { ...extraHeaders, "content-type": TYPES[path.extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
       res.end(body);
     } catch (e) {
       res.writeHead(500);
@@ -118,6 +120,9 @@ export async function startSiteServer({ root }) {
     },
     setDelay(pattern, ms) {
       delay = pattern ? { pattern, ms } : null;
+    },
+    setHeaders(headers) {
+      extraHeaders = headers ?? {};
     },
     requests: () => log.slice(),
     clearRequests: () => log.splice(0),

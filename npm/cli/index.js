@@ -61,7 +61,9 @@ function resolveCli({ proc = process, env: baseEnv = proc.env, resolve = require
     if (dir) return { file: path.join(dir, "bin", platform.os === "win32" ? "lectern.exe" : "lectern"), args: [], env, via: name };
   }
   const wasiDir = packageDir(WASI_PACKAGE, resolve);
-  if (wasiDir) return { file: proc.execPath, args: ["--no-warnings", path.join(wasiDir, "run.js")], env, via: WASI_PACKAGE };
+  // --no-incremental-marking: Node 20's V8 was seen to abort ("unreachable code" in the
+  // garbage collector) while the module's memory grew during a build; without it, it does not.
+  if (wasiDir) return { file: proc.execPath, args: ["--no-warnings", "--no-incremental-marking", path.join(wasiDir, "run.js")], env, via: WASI_PACKAGE };
   const supported = native.map((p) => p.name).join(", ");
   const what = platform
     ? `its package ${SCOPE}/cli-${platform.name} is not installed (npm skipped the optional dependency: reinstall without --no-optional / --omit=optional, and keep package-lock.json from another platform out of the way)`

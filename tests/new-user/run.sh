@@ -104,6 +104,9 @@ create_site() {
   timed "$variant: npm install of Lectern's tarballs" as_user "$site" sh -c 'npm install --no-audit --no-fund --loglevel=error ../tarballs/*.tgz'
   du -sk "$site/node_modules/docusaurus-plugin-lectern" "$site/node_modules/lectern" "$site/node_modules/@lectern/"* |
     awk '{printf "  %6.1f MB  %s\n", $1/1024, $2}' | sed "s|$site/||" | tee -a "$report"
+  # The CLI on its own, as `npx lectern` (no Docusaurus involved).
+  as_user "$site" npx lectern --version
+  as_user "$site" npx lectern chunks . | tail -1
   config="$site/docusaurus.config.$([ "$variant" = ts ] && echo ts || echo js)"
   # The one line, next to the template's presets.
   grep -q "^  presets: \[" "$config" || { echo "new user: no '  presets: [' line in $config" >&2; exit 1; }

@@ -76,21 +76,28 @@ pub fn embed_chunks(
     let next = AtomicUsize::new(0);
     let workers = std::thread::available_parallelism().map_or(1, usize::from).min(batches.len().max(1));
     let mut done = 0;
+    let work = |sender: mpsc::Sender<_>| {
+        while let Some(batch) = batches.get(next.fetch_add(1, Ordering::Relaxed)) {
+            let texts: Vec<&str> = batch.iter().map(|&(i, j, _)| windows[i][j].as_str()).collect();
+            let result = embedder.embed_batch(&texts);
+            let failed = result.is_err();
+            if sender.send((*batch, result)).is_err() || failed {
+                break;
+            }
+        }
+    };
     std::thread::scope(|scope| -> Result<(), EmbedError> {
         let (sender, receiver) = mpsc::channel();
+        let mut spawned = 0;
         for _ in 0..workers {
             let sender = sender.clone();
-            let (next, batches, windows) = (&next, &batches, &windows);
-            scope.spawn(move || {
-                while let Some(batch) = batches.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let texts: Vec<&str> = batch.iter().map(|&(i, j, _)| windows[i][j].as_str()).collect();
-                    let result = embedder.embed_batch(&texts);
-                    let failed = result.is_err();
-                    if sender.send((*batch, result)).is_err() || failed {
-                        break;
-                    }
-                }
-            });
+            if std::thread::Builder::new().spawn_scoped(scope, move || work(sender)).is_ok() {
+                spawned += 1;
+            }
+        }
+        // No threads to be had (the portable wasm32-wasip1 CLI): this thread does the work.
+        if spawned == 0 {
+            work(sender.clone());
         }
         drop(sender);
         for (batch, result) in receiver {

@@ -4,7 +4,9 @@
 # `plugins:` line. For the JavaScript and the TypeScript template: `docusaurus build`,
 # `docusaurus serve`, then in Chromium open a docs page, Ctrl+I, ask about it, and follow
 # the answer's citations to their sections. Then `docusaurus start` on the JS site: it
-# indexes, serves the widget, and re-indexes an edited page.
+# indexes, serves the widget, and re-indexes an edited page. Last, the portable CLI: with
+# the platform binary gone and @lectern/cli-wasm32-wasi installed, `npx lectern build` and
+# `docusaurus build` still index the site.
 #
 # The site's commands run with a fresh HOME, a PATH without cargo, rustc or python, no
 # LECTERN_* variables and — where the kernel allows a private mount namespace — the
@@ -12,17 +14,17 @@
 # empty mounts; the plugin's log must show the CLI, the model and the runtime coming from
 # the site's node_modules.
 #
-#   tests/new-user/run.sh [js|ts|dev ...]      default: js ts dev
+#   tests/new-user/run.sh [js|ts|dev|wasi ...]      default: all four
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/common.sh"
 cd "$LECTERN_ROOT"
 here="$LECTERN_ROOT/tests/new-user"
 work="$LECTERN_CACHE/new-user"
 CREATE_DOCUSAURUS=3.10.2 # pinned so the test does not change under us; users take @latest
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(js ts dev)
+[ ${#parts[@]} -gt 0 ] || parts=(js ts dev wasi)
 
-step "new user: the npm packages (scripts/pack.sh)"
-scripts/pack.sh
+step "new user: the npm packages (scripts/pack.sh --wasi)"
+scripts/pack.sh --wasi
 (cd tests/e2e && [ -d node_modules/playwright-core ] || NO_UPDATE_NOTIFIER=1 npm ci --no-audit --no-fund --loglevel=error)
 
 rm -rf "$work"
@@ -101,7 +103,8 @@ create_site() {
   timed "$variant: npm install of the new site ($cache)" as_user "$site" npm install --no-audit --no-fund --loglevel=error
   # Only the tarballs, from a folder outside the repository: what `npm install
   # docusaurus-plugin-lectern` fetches from the registry.
-  timed "$variant: npm install of Lectern's tarballs" as_user "$site" sh -c 'npm install --no-audit --no-fund --loglevel=error ../tarballs/*.tgz'
+  # (All but the portable CLI, which a user installs only when told to.)
+  timed "$variant: npm install of Lectern's tarballs" as_user "$site" sh -c 'npm install --no-audit --no-fund --loglevel=error $(ls ../tarballs/*.tgz | grep -v wasm32-wasi)'
   du -sk "$site/node_modules/docusaurus-plugin-lectern" "$site/node_modules/lectern" "$site/node_modules/@lectern/"* |
     awk '{printf "  %6.1f MB  %s\n", $1/1024, $2}' | sed "s|$site/||" | tee -a "$report"
   # The CLI on its own, as `npx lectern` (no Docusaurus involved).
@@ -173,6 +176,22 @@ if [[ " ${parts[*]} " == *" dev "* ]]; then
   grep '^\[lectern\] indexed' "$work/dev.log" | tail -1 | sed 's/^/  re-indexed: /'
   node "$here/bundle-has.mjs" "http://127.0.0.1:$port/lectern/bundle/" "/docs/intro#gravitational-origami" "zorbulent"
   stop_site
+fi
+
+if [[ " ${parts[*]} " == *" wasi "* ]]; then
+  site="$work/js-site"
+  [ -d "$site/node_modules/docusaurus-plugin-lectern" ] || create_site js
+  step "new user (js): no binary for the platform, the portable CLI installed instead"
+  as_user "$site" sh -c 'npm install --no-audit --no-fund --loglevel=error ../tarballs/lectern-cli-wasm32-wasi-*.tgz'
+  rm -rf "$site"/node_modules/@lectern/cli-linux-* "$site"/node_modules/@lectern/cli-darwin-* "$site"/node_modules/@lectern/cli-win32-*
+  as_user "$site" npx lectern --version
+  timed "js: docusaurus build with the portable CLI (wasm32-wasip1 on Node; all sections embedded again)" \
+    as_user "$site" sh -c 'rm -rf node_modules/.cache/lectern && npx docusaurus build' >"$work/wasi-build.log" 2>&1 ||
+    { cat "$work/wasi-build.log"; exit 1; }
+  grep '^\[lectern\]' "$work/wasi-build.log" | sed 's/^/  /'
+  grep -q "^\[lectern\] CLI: .*(@lectern/cli-wasm32-wasi)" "$work/wasi-build.log" ||
+    { echo "new user: the build did not use @lectern/cli-wasm32-wasi" >&2; exit 1; }
+  grep -q "^\[lectern\] indexed 9 pages" "$work/wasi-build.log" || { echo "new user: the portable CLI did not index the site" >&2; exit 1; }
 fi
 
 step "new user: figures ($isolation)"

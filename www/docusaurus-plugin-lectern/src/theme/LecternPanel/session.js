@@ -3,14 +3,45 @@
 // and mount again without downloading anything twice. The runtime is plain ES modules
 // served as they are, so webpack must not touch these imports (webpackIgnore).
 //
-// A session is {subscribe, getState, ready, retry}: state = {phase, progress, error, …}.
+// A session is {subscribe, getState, ready}: state = {phase, index, model, …} below.
 
+/**
+ * @typedef {object} Runtime
+ * @property {import('lectern').Lectern} lectern
+ * @property {import('lectern/chat').LecternChat} chat
+ * @property {readonly import('lectern/chat').Persona[]} personas
+ * @property {{refusal?: string, refusalSuggestion?: string, slow?: string}} texts
+ * @property {{question: number, selectionMin: number, selectionMax: number}} limits
+ */
+/**
+ * @typedef {object} SessionState
+ * @property {'loading' | 'ready' | 'error'} phase
+ * @property {{loaded: number, total: number} | null} index
+ * @property {'waiting' | 'downloading' | 'initialising' | 'ready' | 'failed'} model
+ * @property {{loaded: number, total: number} | null} modelProgress
+ * @property {unknown} modelError
+ * @property {{code: string, message: string, suggestion: string} | null} error
+ */
+/**
+ * @typedef {object} Session
+ * @property {Promise<Runtime>} ready
+ * @property {() => SessionState} getState
+ * @property {(listener: (state: SessionState) => void) => () => void} subscribe
+ */
+
+/** @type {{key: string, session: Session} | null} */
 let current = null;
 
 const absolute = (url) => new URL(url, window.location.href).href;
 
+/**
+ * @param {import('docusaurus-plugin-lectern').ClientOptions} config
+ * @returns {Session}
+ */
 function createSession(config) {
+  /** @type {Set<(state: SessionState) => void>} */
   const listeners = new Set();
+  /** @type {SessionState} */
   let state = {
     /** "loading" → "ready" (keyword search works) | "error". */
     phase: "loading",
@@ -50,12 +81,13 @@ function createSession(config) {
 
   const ready = (async () => {
     if (!config.bundleUrl) {
-      const error = new Error("This site was started without its search index (the plugin's indexInDev option is false).");
+      const error = /** @type {Error & {code?: string}} */ (new Error("This site was started without its search index (the plugin's indexInDev option is false)."));
       error.code = "INDEX_UNAVAILABLE";
       throw error;
     }
     const runtime = absolute(config.runtimeUrl);
     // Both modules download in parallel; the chat layer waits for the retrieval API below.
+    /** @type {[typeof import('lectern'), typeof import('lectern/chat')]} */
     const [api, chatModule] = await Promise.all([
       import(/* webpackIgnore: true */ `${runtime}index.js`),
       import(/* webpackIgnore: true */ `${runtime}chat.js`),
@@ -92,7 +124,10 @@ function createSession(config) {
   };
 }
 
-/** The page's session for this configuration, created on first use. */
+/**
+ * The page's session for this configuration, created on first use.
+ * @param {import('docusaurus-plugin-lectern').ClientOptions} config
+ */
 export function getSession(config) {
   const key = `${config.runtimeUrl}|${config.bundleUrl}|${JSON.stringify(config.chat)}`;
   if (!current || current.key !== key) current = { key, session: createSession(config) };

@@ -1,0 +1,108 @@
+// The conversation as the reader sees it: the welcome (with the site's starter questions, or
+// the quick questions about a selection), the stored messages, a question left without an
+// answer (to retry), and the question and answer being streamed. It follows the newest text
+// unless the reader has scrolled up.
+import React, { useEffect, useRef } from 'react';
+import Message from '@theme/LecternPanel/Message';
+import { strings } from './strings';
+import { emit } from '../LecternWidget/events';
+
+/** @param {{config: import('docusaurus-plugin-lectern').ClientOptions, selection: string | null, onAsk: (question: string) => void, disabled: boolean}} props */
+function Welcome({ config, selection, onAsk, disabled }) {
+  const s = strings();
+  const questions = selection ? [s.explain, s.simplify, s.example] : config.starterQuestions;
+  return (
+    <div className="lectern-welcome">
+      {!selection && <p>{config.welcome || s.welcome}</p>}
+      {questions.length > 0 && (
+        <>
+          {!selection && <p className="lectern-welcome__title">{s.starters}</p>}
+          <ul className="lectern-starters">
+            {questions.map((q) => (
+              <li key={q}>
+                <button type="button" className="lectern-chip" disabled={disabled} onClick={() => onAsk(q)}>
+                  {q}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Props: open, config, messages (the stored messages to show), live (the question and answer
+ * being streamed, or null), busy, welcomeDisabled (the welcome's questions cannot be asked
+ * now), selection, texts (the chat layer's fixed texts), feedback (message id → rating),
+ * onRate(message, rating), onAsk(question), onRetry(), onNavigate().
+ * @param {{
+ *   open: boolean,
+ *   config: import('docusaurus-plugin-lectern').ClientOptions,
+ *   messages: import('lectern/chat').Message[],
+ *   live: import('./useAnswerStream').Live | null,
+ *   busy: boolean,
+ *   welcomeDisabled: boolean,
+ *   selection: string | null,
+ *   texts?: {refusal?: string, refusalSuggestion?: string, slow?: string},
+ *   feedback: Record<string, 'up' | 'down'>,
+ *   onRate: (message: import('lectern/chat').Message, rating: 'up' | 'down' | null) => void,
+ *   onAsk: (question: string) => void,
+ *   onRetry: () => void,
+ *   onNavigate: () => void,
+ * }} props
+ */
+export default function MessageList({ open, config, messages, live, busy, welcomeDisabled, selection, texts, feedback, onRate, onAsk, onRetry, onNavigate }) {
+  const s = strings();
+  const list = useRef(/** @type {HTMLDivElement | null} */ (null));
+  const stick = useRef(true);
+  const streaming = useRef(false);
+  const last = messages.at(-1);
+  // A question left without an answer (e.g. the tab was reloaded mid-answer) can be retried.
+  const orphan = !busy && !live && last?.role === 'user';
+
+  // Keep the newest text in view while it streams, unless the reader scrolled up; a new
+  // question brings it back into view.
+  useEffect(() => {
+    if (live && !streaming.current) stick.current = true;
+    streaming.current = Boolean(live);
+    const el = list.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+  }, [messages, live, open]);
+
+  return (
+    <div
+      ref={list}
+      className="lectern-messages"
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+      }}>
+      {!messages.length && !live && <Welcome config={config} selection={selection} disabled={welcomeDisabled} onAsk={onAsk} />}
+      {messages.map((m, i) => (
+        <Message
+          key={m.id}
+          message={m}
+          texts={texts}
+          feedback={feedback[m.id] ?? null}
+          onFeedback={(rating) => onRate(m, rating)}
+          onCopy={() => emit('copy', { messageId: m.id, answer: m.content })}
+          onRetry={onRetry}
+          canRetry={!busy && i === messages.length - 1}
+          onNavigate={onNavigate}
+        />
+      ))}
+      {orphan && (
+        <Message
+          message={{ id: 'lectern-orphan', role: 'assistant', content: '', status: 'error', error: { message: s.errorTitle, suggestion: '' } }}
+          canRetry
+          onRetry={onRetry}
+        />
+      )}
+      {live?.user && <Message message={live.user} />}
+      {live && <Message message={live.answer} texts={texts} onNavigate={onNavigate} />}
+      {messages.length > 0 && !live && selection && <Welcome config={config} selection={selection} disabled={busy} onAsk={onAsk} />}
+    </div>
+  );
+}

@@ -110,7 +110,7 @@ function Blocks({ blocks, ctx }) {
           </p>
         );
       case 'heading': {
-        const Tag = `h${Math.min(6, block.level + 2)}`;
+        const Tag = /** @type {'h3' | 'h4' | 'h5' | 'h6'} */ (`h${Math.min(6, block.level + 2)}`);
         return (
           <Tag key={i} className="lectern-md-heading">
             <Inlines nodes={block.children} ctx={ctx} />

@@ -11,7 +11,7 @@ export async function copyText(text) {
     area.style.cssText = 'position:fixed;top:-1000px;opacity:0';
     document.body.appendChild(area);
     area.select();
-    let ok = false;
+    let ok;
     try {
       ok = document.execCommand('copy');
     } catch {

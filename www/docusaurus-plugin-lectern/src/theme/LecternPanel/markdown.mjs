@@ -32,6 +32,7 @@ export function decodeEntities(text) {
  */
 export function safeHref(raw) {
   if (typeof raw !== "string") return null;
+  // eslint-disable-next-line no-control-regex -- control and invisible characters are what this removes (they can hide a javascript: scheme)
   const url = decodeEntities(raw.trim().replace(/^<|>$/g, "")).replace(/[\u0000-\u0020\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\ufeff]/g, "");
   if (!url) return null;
   const scheme = /^([^/?#:]*):/.exec(url);
@@ -204,6 +205,7 @@ function parseBlocks(lines) {
 
 /** Parses a Markdown document into block nodes. */
 export function parseMarkdown(source) {
+  // eslint-disable-next-line no-control-regex -- NUL is replaced, as CommonMark requires
   return parseBlocks(String(source ?? "").replace(/\r\n?/g, "\n").replace(/\u0000/g, "\ufffd").split("\n"));
 }
 

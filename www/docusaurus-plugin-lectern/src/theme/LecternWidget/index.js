@@ -47,7 +47,7 @@ function ChatIcon() {
 }
 
 export default function LecternWidget({ pluginId }) {
-  const config = usePluginData(PLUGIN, pluginId);
+  const config = /** @type {import('docusaurus-plugin-lectern').ClientOptions} */ (usePluginData(PLUGIN, pluginId));
   const [open, setOpen] = useState(false);
   const [Panel, setPanel] = useState(null);
   const [loadFailed, setLoadFailed] = useState(false);
@@ -104,9 +104,10 @@ export default function LecternWidget({ pluginId }) {
   // After a reload, a panel that was open opens again (with its conversation).
   useEffect(() => {
     root.current?.setAttribute('data-lectern-hydrated', ''); // for tests: handlers are live
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the platform is known only in the browser: the first render must match the server's HTML
     if (/Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent)) setShortcutLabel('⌘I');
     if (wasOpen()) show(null);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, after hydration: show() changes with `open`, and running again on each open would send the panel a second request
   }, []);
 
   // Ctrl/Cmd+I: opens the panel (asking about the selection, if there is one), focuses it

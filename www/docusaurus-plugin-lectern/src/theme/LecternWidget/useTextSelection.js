@@ -37,7 +37,7 @@ export default function useTextSelection({ enabled, minChars = 10 }) {
   const [selection, setSelection] = useState(null);
   const pointer = useRef({ down: false, type: 'mouse' });
   const dismissed = useRef(null);
-  const timer = useRef(0);
+  const timer = useRef(/** @type {ReturnType<typeof setTimeout> | 0} */ (0));
 
   const update = useCallback(() => {
     if (pointer.current.down) return; // a mouse drag in progress: wait for the release

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Type check and lint of the JavaScript in www/: `tsc --checkJs` over the Docusaurus plugin
+# (against its .d.ts files and the runtime's pkg/*.d.ts) and ESLint with React's hooks
+# rules over the plugin and the browser runtime (www/lectern-js). The tools are pinned in
+# scripts/lint/package-lock.json and installed there with `npm ci` when the lock changes.
+# Idempotent. Needs pkg/ (scripts/build-pkg.sh) for the runtime's types.
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+cd "$LECTERN_ROOT"
+tools=scripts/lint
+
+if [ ! -f pkg/index.d.ts ] || [ ! -f pkg/chat.d.ts ] || [ ! -f pkg/lectern.d.ts ]; then
+  echo "lint-www: pkg/*.d.ts missing: run scripts/build-pkg.sh first (the type check reads the runtime's types)" >&2
+  exit 1
+fi
+
+stamp="$tools/node_modules/.lectern-lock.sha256"
+want="$(sha256sum "$tools/package-lock.json" | cut -d' ' -f1)"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  step "lint-www: npm ci"
+  (cd "$tools" && NO_UPDATE_NOTIFIER=1 npm ci --no-audit --no-fund --loglevel=error)
+  echo "$want" >"$stamp"
+fi
+
+step "lint-www: tsc --checkJs (www/docusaurus-plugin-lectern/src)"
+"$tools/node_modules/.bin/tsc" -p "$tools/tsconfig.json"
+echo "  no type errors"
+
+step "lint-www: eslint (www/docusaurus-plugin-lectern/src, www/lectern-js)"
+# --config makes the working directory (the repository root) ESLint's base path.
+"$tools/node_modules/.bin/eslint" --config "$tools/eslint.config.js" --max-warnings 0 \
+  www/docusaurus-plugin-lectern/src www/lectern-js
+echo "  no lint errors"

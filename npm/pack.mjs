@@ -49,6 +49,9 @@ const stageRoot = path.join(outDir, ".stage");
 fs.mkdirSync(outDir, { recursive: true });
 fs.rmSync(stageRoot, { recursive: true, force: true });
 
+// npm is npm.cmd on Windows, which Node starts only through a shell.
+const win = process.platform === "win32";
+const npm = (args, options) => execFileSync(win ? "npm.cmd" : "npm", win ? args.map((a) => JSON.stringify(a)) : args, { ...options, shell: win });
 const sha256 = (file) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");
 const writeJson = (file, value) => fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 const copy = (from, to, mode) => {
@@ -59,7 +62,7 @@ const copy = (from, to, mode) => {
 
 /** Packs a staged folder into outDir; returns the tarball's name and sizes. */
 function pack(dir) {
-  const [info] = JSON.parse(execFileSync("npm", ["pack", "--json", "--loglevel=error", "--pack-destination", outDir], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }));
+  const [info] = JSON.parse(npm(["pack", "--json", "--loglevel=error", "--pack-destination", outDir], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }));
   return { name: info.name, file: info.filename, size: info.size, unpacked: info.unpackedSize, entries: info.entryCount };
 }
 
@@ -72,7 +75,7 @@ function stage(name) {
 /** Copies an existing package folder as npm would publish it (its `files`), to rewrite its package.json. */
 function stageExisting(src, name) {
   const dir = stage(name);
-  const [listing] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--loglevel=error"], { cwd: src, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }));
+  const [listing] = JSON.parse(npm(["pack", "--dry-run", "--json", "--loglevel=error"], { cwd: src, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }));
   for (const { path: file } of listing.files) copy(path.join(src, file), path.join(dir, file));
   const manifest = JSON.parse(fs.readFileSync(path.join(src, "package.json"), "utf8"));
   if (manifest.version !== version) throw new Error(`${src}/package.json has version ${manifest.version}; Cargo.toml's workspace has ${version}`);
@@ -85,8 +88,10 @@ function platformPackage(platform, binary) {
   const dir = stage(name);
   const target = path.join(dir, "bin", platform.os === "win32" ? "lectern.exe" : "lectern");
   copy(binary, target, 0o755);
-  // Symbols are a fifth of the binary and no use to a user (a Windows .exe keeps them in its .pdb).
-  if (platform.os !== "win32") {
+  // Symbols are a fifth of the binary and no use to a user. Linux only: the release workflow
+  // builds stripped (CARGO_PROFILE_RELEASE_STRIP), so its smoke test runs what ships, and
+  // stripping a signed macOS binary afterwards would break its signature.
+  if (platform.os === "linux") {
     try {
       execFileSync("strip", [target], { stdio: "ignore" });
     } catch {

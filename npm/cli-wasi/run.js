@@ -10,10 +10,16 @@ const { WASI } = require("node:wasi");
 
 async function main() {
   const root = path.parse(process.cwd()).root;
+  // The guest sees the drive of the working directory (POSIX: the whole tree) at "/": host
+  // paths on it become guest paths (C:\site -> /site); others pass unchanged.
+  const guest = (p) =>
+    path.isAbsolute(p) && p.toUpperCase().startsWith(root.toUpperCase()) ? `/${p.slice(root.length).split(path.sep).join("/")}` : p;
+  const env = { ...process.env, PWD: guest(process.cwd()) };
+  if (env.LECTERN_MODEL_DIR) env.LECTERN_MODEL_DIR = guest(env.LECTERN_MODEL_DIR);
   const wasi = new WASI({
     version: "preview1",
-    args: ["lectern", ...process.argv.slice(2)],
-    env: { ...process.env, PWD: process.cwd().split(path.sep).join("/").slice(root.length - 1) },
+    args: ["lectern", ...process.argv.slice(2).map(guest)],
+    env,
     preopens: { "/": root },
     returnOnExit: true,
   });

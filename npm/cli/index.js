@@ -10,11 +10,33 @@ const SCOPE = "@lectern";
 const MODEL_PACKAGE = `${SCOPE}/model-all-minilm-l6-v2`;
 const WASI_PACKAGE = `${SCOPE}/cli-${wasi.name}`;
 
-/** glibc or musl on Linux (Node's report names the glibc it runs on), null elsewhere. */
+let cachedLibc;
+/** glibc or musl on Linux, null elsewhere or when it cannot be told; npm's own order
+ * (npm-install-checks): the text of /usr/bin/ldd, then Node's report. */
 function libcOf(proc = process) {
   if (proc.platform !== "linux") return null;
-  const header = proc.report?.getReport?.()?.header;
-  return header?.glibcVersionRuntime ? "glibc" : "musl";
+  if (proc === process && cachedLibc !== undefined) return cachedLibc;
+  // (A stand-in process, in tests, is described by its report alone.)
+  let libc = proc === process ? libcOfLdd() : null;
+  if (!libc && proc.report?.getReport) {
+    if ("excludeNetwork" in proc.report) proc.report.excludeNetwork = true; // a report can otherwise take seconds
+    const report = proc.report.getReport();
+    if (report?.header?.glibcVersionRuntime) libc = "glibc";
+    else if ((report?.sharedObjects ?? []).some((f) => f.includes("ld-musl-") || f.includes("libc.musl-"))) libc = "musl";
+  }
+  if (proc === process) cachedLibc = libc;
+  return libc;
+}
+
+function libcOfLdd() {
+  try {
+    const ldd = require("node:fs").readFileSync("/usr/bin/ldd", "utf8");
+    if (ldd.includes("musl")) return "musl";
+    if (ldd.includes("GNU C Library") || ldd.includes("GLIBC")) return "glibc";
+  } catch {
+    // no ldd: Node's report decides
+  }
+  return null;
 }
 
 /** The platform entry (from platforms.json) for this machine, or null. */

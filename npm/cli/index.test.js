@@ -11,7 +11,9 @@ const proc = (platform, arch, glibc) => ({
   arch,
   env: {},
   execPath: "/usr/bin/node",
-  report: { getReport: () => ({ header: glibc ? { glibcVersionRuntime: "2.36" } : {} }) },
+  report: {
+    getReport: () => (glibc ? { header: { glibcVersionRuntime: "2.36" } } : { header: {}, sharedObjects: ["/lib/ld-musl-x86_64.so.1"] }),
+  },
 });
 /** A require.resolve that knows only the given packages, installed under /nm. */
 const installed = (...names) => (request) => {

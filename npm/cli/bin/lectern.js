@@ -18,5 +18,6 @@ if (result.error) {
   console.error(`lectern: could not run ${cli.file} (${cli.via}): ${result.error.message}`);
   process.exit(1);
 }
-if (result.signal) process.kill(process.pid, result.signal);
+// Killed by a signal: exit as a shell reports it (Ctrl+C: 130).
+if (result.signal) process.exit(128 + (require("node:os").constants.signals[result.signal] ?? 0));
 process.exit(result.status ?? 1);

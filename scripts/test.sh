@@ -66,6 +66,9 @@ step "the browser package (pkg/)"
 # Before the example site's build: its plugin copies pkg/ into the site.
 scripts/build-pkg.sh
 
+step "type check and lint of www/ (tsc --checkJs, ESLint with the React hooks rules)"
+scripts/lint-www.sh
+
 step "chunk URLs against the real Docusaurus build"
 (cd www/example && NO_UPDATE_NOTIFIER=1 npx docusaurus build >"$assets/example-build.log" 2>&1) ||
   { cat "$assets/example-build.log"; exit 1; }

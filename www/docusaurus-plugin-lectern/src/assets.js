@@ -32,7 +32,7 @@ function findRuntimeDir({ option, siteDir, env = process.env }) {
   if (missing.length) {
     throw new Error(
       `[${PLUGIN}] the Lectern browser runtime in ${dir} (${from}) lacks ${missing.join(", ")}: ` +
-        "it is not built, or too old for this plugin: install the \`lectern\` version the plugin depends on (or, in the Lectern repository, run scripts/build-pkg.sh).",
+        "it is not built, or too old for this plugin: install the `lectern` version the plugin depends on (or, in the Lectern repository, run scripts/build-pkg.sh).",
     );
   }
   return dir;
@@ -59,7 +59,7 @@ function bundleFiles(dir) {
   try {
     manifest = JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8"));
   } catch (e) {
-    throw new Error(`[${PLUGIN}] ${dir} is not a Lectern bundle (manifest.json: ${e.code === "ENOENT" ? "missing" : e.message}). Build one with \`lectern build <site> --out <dir>\`.`);
+    throw new Error(`[${PLUGIN}] ${dir} is not a Lectern bundle (manifest.json: ${e.code === "ENOENT" ? "missing" : e.message}). Build one with \`lectern build <site> --out <dir>\`.`, { cause: e });
   }
   if (manifest.format !== "lectern-index") throw new Error(`[${PLUGIN}] ${dir}/manifest.json is not a Lectern index manifest.`);
   return fs

@@ -75,7 +75,7 @@ function findCli(option, { siteDir = process.cwd(), env = process.env } = {}) {
     try {
       return pkg.resolveCli({ env });
     } catch (e) {
-      throw new Error(`[${PLUGIN}] ${e.message}`);
+      throw new Error(`[${PLUGIN}] ${e.message}`, { cause: e });
     }
   }
   const dev = devCandidates(env).find((c) => isExecutable(c.file));

@@ -55,16 +55,16 @@ else
 fi
 run_wasm_tests "$assets" -- --nocapture
 
-step "unit tests of the npm launcher and the plugin (node --test)"
-node --test npm/
-node --test www/docusaurus-plugin-lectern/test/
-
 step "Docusaurus harness self-test"
 node --test tests/docusaurus/selftest.test.mjs
 
 step "the browser package (pkg/)"
 # Before the example site's build: its plugin copies pkg/ into the site.
 scripts/build-pkg.sh
+
+step "unit tests of the npm launcher and the plugin (node --test; the plugin checks chat options with pkg/'s core)"
+node --test npm/
+node --test www/docusaurus-plugin-lectern/test/
 
 step "type check and lint of www/ (tsc --checkJs, ESLint with the React hooks rules)"
 scripts/lint-www.sh
@@ -86,6 +86,9 @@ proxy/cloudflare-worker/test.sh
 
 step "the widget and the plugin end to end (Playwright on the built example site)"
 LECTERN_SKIP_PKG_BUILD=1 tests/e2e/run.sh
+
+step "one rule in one place: the site build and the browser agree on every chat configuration of tests/config/cases.json"
+node --test tests/config/
 
 step "a new user's site: create-docusaurus (JS and TS), only the npm tarballs, build, start, ask in Chromium"
 tests/new-user/run.sh

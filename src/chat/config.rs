@@ -3,17 +3,28 @@
 //! a token or credentials is refused, and the error says why.
 
 use super::error::ChatError;
-use serde::Deserialize;
+use serde::Serialize;
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 pub const DEFAULT_SLOW_AFTER_MS: f64 = 5_000.0;
 pub const DEFAULT_TIMEOUT_MS: f64 = 30_000.0;
 pub const DEFAULT_STORAGE_KEY: &str = "lectern:conversation:v1";
+pub const DEFAULT_K: u32 = 5;
+/// Bounds of the numeric options, inclusive.
+pub const SLOW_AFTER_MS_RANGE: (u32, u32) = (1, 600_000);
+pub const TIMEOUT_MS_RANGE: (u32, u32) = (1_000, 600_000);
+pub const MAX_TOKENS_RANGE: (u32, u32) = (1, 32_768);
+pub const TEMPERATURE_RANGE: (f32, f32) = (0.0, 2.0);
+pub const K_RANGE: (u32, u32) = (1, 10);
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+/// The chat options: the one definition the browser runs and the site build checks (the
+/// Docusaurus plugin calls `validateConfig` of the same wasm module at startup).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ChatConfig {
-    /// An OpenAI-compatible chat-completions URL; `None`: extractive answers only.
+    /// An OpenAI-compatible chat-completions URL (http(s), or a path on the site starting
+    /// with "/"); `None`: extractive answers only.
     pub endpoint: Option<String>,
     /// Extra, non-secret request headers.
     pub headers: BTreeMap<String, String>,
@@ -22,6 +33,8 @@ pub struct ChatConfig {
     pub temperature: Option<f32>,
     pub slow_after_ms: f64,
     pub timeout_ms: f64,
+    /// Sections retrieved per question.
+    pub k: u32,
     pub selection_only: bool,
     pub storage_key: String,
     /// Origins whose URLs may be cited, besides site-relative paths.
@@ -38,6 +51,7 @@ impl Default for ChatConfig {
             temperature: None,
             slow_after_ms: DEFAULT_SLOW_AFTER_MS,
             timeout_ms: DEFAULT_TIMEOUT_MS,
+            k: DEFAULT_K,
             selection_only: false,
             storage_key: DEFAULT_STORAGE_KEY.into(),
             site_origins: Vec::new(),
@@ -46,7 +60,7 @@ impl Default for ChatConfig {
 }
 
 /// The options, as JS names them.
-const OPTIONS: [&str; 10] = [
+pub const OPTIONS: [&str; 11] = [
     "endpoint",
     "headers",
     "model",
@@ -54,95 +68,252 @@ const OPTIONS: [&str; 10] = [
     "temperature",
     "slowAfterMs",
     "timeoutMs",
+    "k",
     "selectionOnly",
     "storageKey",
     "siteOrigins",
 ];
 
-/// Words that mark an unknown option or a header as a secret.
-const SECRET_WORDS: [&str; 7] = ["key", "token", "secret", "password", "auth", "bearer", "credential"];
+/// Words that mark an unknown option, a header or a URL parameter as a secret.
+const SECRET_WORDS: [&str; 8] = ["key", "token", "secret", "password", "auth", "bearer", "credential", "cookie"];
+/// URL parameters that carry credentials without one of those words in their name.
+const SECRET_PARAMS: [&str; 3] = ["sig", "signature", "code"];
 
 fn looks_secret(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
     SECRET_WORDS.iter().any(|w| name.contains(w))
 }
 
-/// Values shaped like provider keys (`sk-…`, `Bearer …`), whatever their header is called.
+/// Values shaped like a credential, whatever they are called: `Bearer …`/`Basic …`, and the
+/// key formats of OpenAI (`sk-`), Groq (`gsk_`), Hugging Face (`hf_`), Google (`AIza`),
+/// Slack (`xoxb-`…) and JWTs (`eyJ….….`).
 fn value_looks_secret(value: &str) -> bool {
     let v = value.trim();
     let lower = v.to_ascii_lowercase();
-    lower.starts_with("bearer ") || lower.starts_with("basic ") || (v.starts_with("sk-") && v.len() > 20)
+    if lower.starts_with("bearer ") || lower.starts_with("basic ") {
+        return true;
+    }
+    let keyish = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    v.split(|c: char| !(keyish(c) || c == '.')).any(|word| {
+        let tail = |prefix: &str, min: usize| word.strip_prefix(prefix).is_some_and(|t| t.len() >= min);
+        tail("sk-", 8)
+            || tail("gsk_", 8)
+            || tail("hf_", 8)
+            || tail("AIza", 20)
+            || ["xoxa-", "xoxb-", "xoxp-"].iter().any(|p| tail(p, 8))
+            || (word.starts_with("eyJ") && word.split('.').filter(|part| part.len() >= 10).count() >= 2)
+    })
+}
+
+/// A JSON value, shortened, for messages.
+fn show(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() > 80 {
+        format!("{}…", text.chars().take(77).collect::<String>())
+    } else {
+        text
+    }
+}
+
+fn invalid(message: String) -> ChatError {
+    ChatError::invalid_config(message)
+}
+
+/// The known option closest to a misspelt one, if any is close.
+fn suggestion(name: &str) -> Option<&'static str> {
+    let distance = |a: &str, b: &str| {
+        let (a, b): (Vec<char>, Vec<char>) = (a.to_lowercase().chars().collect(), b.to_lowercase().chars().collect());
+        let mut row: Vec<usize> = (0..=b.len()).collect();
+        for i in 1..=a.len() {
+            let mut previous = row[0];
+            row[0] = i;
+            for j in 1..=b.len() {
+                let here = row[j];
+                row[j] = (row[j] + 1).min(row[j - 1] + 1).min(previous + usize::from(a[i - 1] != b[j - 1]));
+                previous = here;
+            }
+        }
+        row[b.len()]
+    };
+    OPTIONS
+        .iter()
+        .map(|known| (distance(name, known), *known))
+        .filter(|(d, known)| *d <= 2.max(known.len() / 3))
+        .min()
+        .map(|(_, known)| known)
 }
 
 impl ChatConfig {
-    /// Parses and checks the configuration (a JSON object, camelCase keys).
+    /// Parses and checks the configuration (a JSON object, camelCase keys); `null` values
+    /// mean the default. The first problem is the error, naming the option, what was given
+    /// and what is expected.
     pub fn from_json(json: &str) -> Result<ChatConfig, ChatError> {
-        let raw: serde_json::Value = serde_json::from_str(json)
-            .map_err(|e| ChatError::invalid_config(format!("unreadable chat options: {e}")))?;
-        let object = raw.as_object().ok_or_else(|| ChatError::invalid_config("chat options must be an object"))?;
-        if let Some(name) = object.keys().find(|k| !OPTIONS.contains(&k.as_str())) {
-            if looks_secret(name) {
-                return Err(secret_refused(&format!("the option `{name}`")));
-            }
-            return Err(ChatError::invalid_config(format!(
-                "unknown chat option `{name}` (known: {})",
-                OPTIONS.join(", ")
-            )));
-        }
-        let config: ChatConfig = serde_json::from_value(raw.clone())
-            .map_err(|e| ChatError::invalid_config(format!("invalid chat options: {e}")))?;
-        config.check()?;
-        Ok(config)
+        let raw: Value = serde_json::from_str(json).map_err(|e| invalid(format!("unreadable chat options: {e}")))?;
+        let object =
+            raw.as_object().ok_or_else(|| invalid(format!("chat options must be an object; got {}", show(&raw))))?;
+        Self::from_object(object)
     }
 
-    fn check(&self) -> Result<(), ChatError> {
-        if let Some(endpoint) = &self.endpoint {
-            check_endpoint(endpoint)?;
-        }
-        for (name, value) in &self.headers {
-            if looks_secret(name) || value_looks_secret(value) {
-                return Err(secret_refused(&format!("the header `{name}`")));
+    fn from_object(object: &Map<String, Value>) -> Result<ChatConfig, ChatError> {
+        if let Some(name) = object.keys().find(|k| !OPTIONS.contains(&k.as_str())) {
+            if looks_secret(name) {
+                return Err(secret_refused(&format!("the option \"{name}\"")));
             }
+            let hint = suggestion(name).map(|s| format!(" Did you mean \"{s}\"?")).unwrap_or_default();
+            return Err(invalid(format!("unknown chat option \"{name}\".{hint} Known: {}.", OPTIONS.join(", "))));
         }
-        let positive = |v: f64| v.is_finite() && v > 0.0;
-        if !positive(self.slow_after_ms) || !positive(self.timeout_ms) {
-            return Err(ChatError::invalid_config(
-                "slowAfterMs and timeoutMs must be positive numbers of milliseconds",
-            ));
+        let get = |name: &str| object.get(name).filter(|v| !v.is_null());
+        let mut config = ChatConfig::default();
+        if let Some(v) = get("endpoint") {
+            config.endpoint = Some(check_endpoint(v)?);
         }
-        if let Some(t) = self.temperature.filter(|t| !(0.0..=2.0).contains(t)) {
-            return Err(ChatError::invalid_config(format!("temperature must be 0–2, not {t}")));
+        if let Some(v) = get("headers") {
+            config.headers = check_headers(v)?;
         }
-        if self.max_tokens == Some(0) {
-            return Err(ChatError::invalid_config("maxTokens must be at least 1"));
+        if let Some(v) = get("model") {
+            config.model = Some(non_empty("model", v)?);
         }
-        if self.storage_key.trim().is_empty() {
-            return Err(ChatError::invalid_config("storageKey must not be empty"));
+        if let Some(v) = get("maxTokens") {
+            config.max_tokens = Some(integer("maxTokens", v, MAX_TOKENS_RANGE)?);
         }
-        Ok(())
+        if let Some(v) = get("temperature") {
+            let (min, max) = TEMPERATURE_RANGE;
+            let t = v.as_f64().filter(|t| t.is_finite() && (f64::from(min)..=f64::from(max)).contains(t));
+            config.temperature = Some(t.ok_or_else(|| {
+                invalid(format!("\"temperature\" must be a number from {min} to {max}; got {}", show(v)))
+            })? as f32);
+        }
+        if let Some(v) = get("slowAfterMs") {
+            config.slow_after_ms = f64::from(integer("slowAfterMs", v, SLOW_AFTER_MS_RANGE)?);
+        }
+        if let Some(v) = get("timeoutMs") {
+            config.timeout_ms = f64::from(integer("timeoutMs", v, TIMEOUT_MS_RANGE)?);
+        }
+        if config.timeout_ms < config.slow_after_ms {
+            return Err(invalid(format!(
+                "\"timeoutMs\" ({}) must not be shorter than \"slowAfterMs\" ({})",
+                config.timeout_ms, config.slow_after_ms
+            )));
+        }
+        if let Some(v) = get("k") {
+            config.k = integer("k", v, K_RANGE)?;
+        }
+        if let Some(v) = get("selectionOnly") {
+            config.selection_only = v
+                .as_bool()
+                .ok_or_else(|| invalid(format!("\"selectionOnly\" must be true or false; got {}", show(v))))?;
+        }
+        if let Some(v) = get("storageKey") {
+            config.storage_key = non_empty("storageKey", v)?;
+        }
+        if let Some(v) = get("siteOrigins") {
+            config.site_origins = check_origins(v)?;
+        }
+        Ok(config)
     }
 }
 
-fn check_endpoint(endpoint: &str) -> Result<(), ChatError> {
-    let lower = endpoint.trim().to_ascii_lowercase();
-    let Some(rest) = lower.strip_prefix("https://").or_else(|| lower.strip_prefix("http://")) else {
-        return Err(ChatError::invalid_config(format!("endpoint must be an http(s) URL, not `{endpoint}`")));
+fn integer(name: &str, value: &Value, (min, max): (u32, u32)) -> Result<u32, ChatError> {
+    value
+        .as_f64()
+        .filter(|n| n.fract() == 0.0 && (f64::from(min)..=f64::from(max)).contains(n))
+        .map(|n| n as u32)
+        .ok_or_else(|| invalid(format!("\"{name}\" must be an integer from {min} to {max}; got {}", show(value))))
+}
+
+fn non_empty(name: &str, value: &Value) -> Result<String, ChatError> {
+    value
+        .as_str()
+        .filter(|s| !s.trim().is_empty())
+        .map(str::to_string)
+        .ok_or_else(|| invalid(format!("\"{name}\" must be a non-empty string; got {}", show(value))))
+}
+
+fn check_endpoint(value: &Value) -> Result<String, ChatError> {
+    let expected = "the URL of your OpenAI-compatible chat-completions proxy (an http(s) URL, or a path starting \
+                    with \"/\" on this site), or null for extractive answers";
+    let endpoint = value.as_str().map(str::trim).filter(|s| !s.is_empty());
+    let endpoint = endpoint.ok_or_else(|| invalid(format!("\"endpoint\" must be {expected}; got {}", show(value))))?;
+    let lower = endpoint.to_ascii_lowercase();
+    let rest = match lower.strip_prefix("https://").or_else(|| lower.strip_prefix("http://")) {
+        Some(rest) => {
+            let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+            if authority.is_empty() {
+                return Err(invalid(format!("\"endpoint\" has no host: \"{endpoint}\"")));
+            }
+            if authority.contains('@') {
+                return Err(secret_refused("\"endpoint\" carries a user name or password, which"));
+            }
+            &endpoint[endpoint.len() - rest.len()..]
+        }
+        None if endpoint.starts_with('/') && !endpoint.starts_with("//") => endpoint,
+        None => return Err(invalid(format!("\"endpoint\" must be {expected}; got {}", show(value)))),
     };
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    if authority.contains('@') {
-        return Err(secret_refused("the endpoint URL's user:password part"));
+    let query = rest.split_once('?').map(|(_, q)| q.split('#').next().unwrap_or_default()).unwrap_or_default();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        if looks_secret(name)
+            || SECRET_PARAMS.contains(&name.to_ascii_lowercase().as_str())
+            || value_looks_secret(value)
+        {
+            return Err(secret_refused(&format!("the endpoint URL's \"{name}\" parameter")));
+        }
     }
-    let query = rest.split_once('?').map(|(_, q)| q).unwrap_or_default();
-    if let Some(param) = query.split('&').filter_map(|pair| pair.split('=').next()).find(|name| looks_secret(name)) {
-        return Err(secret_refused(&format!("the endpoint URL's `{param}` parameter")));
+    if value_looks_secret(rest.split(['?', '#']).next().unwrap_or_default()) {
+        return Err(secret_refused("the endpoint URL's path"));
     }
-    Ok(())
+    Ok(endpoint.to_string())
+}
+
+/// RFC 9110 token characters: what a header name may be made of.
+fn is_header_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c))
+}
+
+fn check_headers(value: &Value) -> Result<BTreeMap<String, String>, ChatError> {
+    let object = value.as_object().ok_or_else(|| {
+        invalid(format!("\"headers\" must be an object of header names to string values; got {}", show(value)))
+    })?;
+    let mut headers = BTreeMap::new();
+    for (name, value) in object {
+        if !is_header_name(name) {
+            return Err(invalid(format!("\"headers\" has an invalid header name \"{name}\"")));
+        }
+        let text = value
+            .as_str()
+            .ok_or_else(|| invalid(format!("\"headers.{name}\" must be a string; got {}", show(value))))?;
+        if looks_secret(name) || value_looks_secret(text) {
+            return Err(secret_refused(&format!("the header \"{name}\"")));
+        }
+        headers.insert(name.clone(), text.to_string());
+    }
+    Ok(headers)
+}
+
+fn check_origins(value: &Value) -> Result<Vec<String>, ChatError> {
+    let bad = |v: &Value| {
+        invalid(format!("\"siteOrigins\" must be a list of origins like \"https://docs.example.com\"; got {}", show(v)))
+    };
+    let list = value.as_array().ok_or_else(|| bad(value))?;
+    list.iter()
+        .map(|item| {
+            let origin = item.as_str().map(|s| s.trim().trim_end_matches('/')).ok_or_else(|| bad(item))?;
+            let lower = origin.to_ascii_lowercase();
+            let host =
+                lower.strip_prefix("https://").or_else(|| lower.strip_prefix("http://")).ok_or_else(|| bad(item))?;
+            if host.is_empty() || host.contains(['/', '?', '#', '@']) {
+                return Err(bad(item));
+            }
+            Ok(origin.to_string())
+        })
+        .collect()
 }
 
 fn secret_refused(what: &str) -> ChatError {
-    ChatError::invalid_config(format!(
-        "{what} looks like a secret, and anything in the page is public: point `endpoint` at a proxy that holds \
-         the API key (see proxy/cloudflare-worker) and remove the secret from the page"
+    invalid(format!(
+        "{what} looks like a secret, and anything in the page is public: keep the API key in a proxy that \
+         forwards to your LLM (see the Lectern chat proxy, proxy/cloudflare-worker) and set \"endpoint\" to the \
+         proxy's URL"
     ))
 }
 
@@ -152,9 +323,9 @@ mod tests {
 
     #[test]
     fn defaults_and_camel_case_options() {
-        let c = ChatConfig::from_json(r#"{"endpoint":"http://127.0.0.1:8080/v1/chat/completions","timeoutMs":1000}"#);
+        let c = ChatConfig::from_json(r#"{"endpoint":"http://127.0.0.1:8080/v1/chat/completions","timeoutMs":10000}"#);
         let c = c.unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(c.timeout_ms, 1000.0);
+        assert_eq!(c.timeout_ms, 10000.0);
         assert_eq!(c.slow_after_ms, DEFAULT_SLOW_AFTER_MS);
         assert_eq!(c.storage_key, DEFAULT_STORAGE_KEY);
         assert_eq!(ChatConfig::from_json("{}").map(|c| c.endpoint), Ok(None));
@@ -178,6 +349,39 @@ mod tests {
         }
         let ok = ChatConfig::from_json(r#"{"headers":{"X-Site":"textbook"},"storageKey":"mine","maxTokens":300}"#);
         assert!(ok.is_ok());
+    }
+
+    #[test]
+    fn one_rule_for_every_option() {
+        let ok = |json: &str| ChatConfig::from_json(json).unwrap_or_else(|e| panic!("{json}: {}", e.message));
+        let refused = |json: &str| ChatConfig::from_json(json).err().map(|e| e.message).unwrap_or_default();
+        assert_eq!(ok(r#"{"endpoint":"/api/chat"}"#).endpoint.as_deref(), Some("/api/chat"));
+        assert_eq!(ok(r#"{"endpoint":null,"model":null,"k":null}"#), ChatConfig::default());
+        assert_eq!(ok(r#"{"k":10,"slowAfterMs":1,"timeoutMs":1000}"#).k, 10);
+        assert_eq!(ok(r#"{"siteOrigins":["https://docs.example.com/"]}"#).site_origins, ["https://docs.example.com"]);
+        assert!(refused(r#"{"slowAfterMs":0}"#).contains("\"slowAfterMs\" must be an integer from 1 to 600000; got 0"));
+        assert!(refused(r#"{"slowAfterMs":9000,"timeoutMs":5000}"#).contains("must not be shorter"));
+        assert!(refused(r#"{"k":11}"#).contains("\"k\" must be an integer from 1 to 10"));
+        assert!(
+            refused(r#"{"headers":{"X-Auth-Site":"docs"}}"#).contains("the header \"X-Auth-Site\" looks like a secret")
+        );
+        assert!(refused(r#"{"headers":{"Bad Name":"x"}}"#).contains("invalid header name"));
+        assert!(refused(r#"{"timeoutMS":1000}"#).contains("Did you mean \"timeoutMs\"?"));
+        assert!(refused(r#"{"endpoint":"//cdn.example/v1"}"#).contains("must be the URL"));
+        assert!(refused(r#"{"siteOrigins":["https://x.example/docs"]}"#).contains("siteOrigins"));
+        for key in [
+            "gsk_0123456789abc",
+            "hf_abcdefghijkl",
+            "AIzaSyA0123456789abcdefghij",
+            "xoxb-12345678-abc",
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NSJ9.sig",
+        ] {
+            assert!(
+                refused(&format!(r#"{{"headers":{{"X-Custom":"{key}"}}}}"#)).contains("looks like a secret"),
+                "{key}"
+            );
+        }
+        assert!(refused(r#"{"endpoint":"https://x.example/v1?sig=abc"}"#).contains("\"sig\" parameter"));
     }
 
     #[test]

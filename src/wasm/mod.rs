@@ -14,6 +14,8 @@ mod fetch_stream;
 #[cfg(feature = "retrieval")]
 mod retriever;
 #[cfg(feature = "chat")]
+mod rules;
+#[cfg(feature = "chat")]
 mod storage;
 mod types;
 

@@ -174,7 +174,7 @@ const FAULTS = [
   { fault: "malformed", code: "LLM_BAD_RESPONSE", detail: "MALFORMED_EVENT", partial: true },
   { fault: "error-event", code: "LLM_BAD_RESPONSE", detail: "ERROR_EVENT", partial: true },
   { fault: "hang", code: "LLM_TIMEOUT", detail: "FIRST_TOKEN", chat: { timeoutMs: 1500, slowAfterMs: 500 } },
-  { fault: "stall:4000", code: "LLM_TIMEOUT", detail: "STALLED", chat: { timeoutMs: 1500 }, partial: true },
+  { fault: "stall:4000", code: "LLM_TIMEOUT", detail: "STALLED", chat: { timeoutMs: 1500, slowAfterMs: 500 }, partial: true },
 ];
 
 for (const f of FAULTS) {

@@ -33,9 +33,6 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "$want" >"$stamp"
 fi
 
-step "e2e: the plugin's unit tests"
-node --test www/docusaurus-plugin-lectern/test/
-
 build_site() { # OUT_DIR LOG [docusaurus args...]
   local out="$1" log="$2"
   shift 2

@@ -7,20 +7,45 @@ import type { Confidence, Lectern, LecternErrorInit } from "./index.js";
 export type PersonaId = "beginner" | "software_engineer" | "robotics_student" | "ai_researcher";
 
 export interface Persona {
-  id: PersonaId;
+  id: PersonaId | "general";
   name: string;
-  /** Added to the system prompt (SPEC.md §2). */
-  modifier: string;
+  /** Added to the system prompt (SPEC.md §2); null for "general". */
+  modifier: string | null;
 }
 
-/** SPEC.md's four personas. "general" (no modifier) is the default and is not listed. */
-export declare const PERSONAS: readonly Persona[];
+/** The chat's rules, from the core (src/chat): one definition for the widget, the site
+ * build and this API. */
+export interface ChatRules {
+  /** "general" first, then SPEC.md's four. */
+  personas: Persona[];
+  limits: { questionMaxChars: number; selectionMinChars: number; selectionMaxChars: number };
+  /** SPEC.md §3's fixed texts. */
+  messages: { refusal: string; refusalSuggestion: string; emptyAnswer: string; slow: string };
+  /** Every option's default. */
+  defaults: ChatOptions;
+}
 
-/** SPEC.md §3's fixed texts. */
-export declare const REFUSAL_MESSAGE: "I couldn't find information about this topic in the textbook.";
-export declare const REFUSAL_SUGGESTION: "Try rephrasing your question or asking about a different topic.";
-export declare const EMPTY_ANSWER_MESSAGE: "I couldn't generate a response. Please try again.";
-export declare const SLOW_MESSAGE: "Response is taking longer than expected…";
+/** Every chat option with its default filled in (what validateConfig returns). */
+export interface ChatOptions {
+  endpoint: string | null;
+  headers: Record<string, string>;
+  model: string | null;
+  maxTokens: number | null;
+  temperature: number | null;
+  slowAfterMs: number;
+  timeoutMs: number;
+  k: number;
+  selectionOnly: boolean;
+  storageKey: string;
+  siteOrigins: string[];
+}
+
+/** The options with their defaults, or the INVALID_CONFIG LecternError that
+ * LecternChat.create would reject them with (the core's check; the Docusaurus plugin runs
+ * the same one at build time). */
+export declare function validateConfig(options: Partial<ChatOptions>): Promise<ChatOptions>;
+/** The personas, length limits, fixed answer texts and option defaults. */
+export declare function chatRules(): Promise<ChatRules>;
 
 /** A numbered source of an answer: [n] in the answer text links to `url`. */
 export interface SourceReference {
@@ -104,31 +129,86 @@ export interface ChatResponse {
   message: Message;
 }
 
-/** Events of one ask(), in order: status* → sources? → token* → (done | error). */
+/**
+ * `status`: what the answer is doing. "retrieving" comes first, from this API, when the
+ * question goes to retrieval; "generating" when the LLM is asked.
+ */
+export interface ChatStatusEvent {
+  type: "status";
+  state: "retrieving" | "generating";
+}
+
+/** `status` "slow": no first token within `slowAfterMs` (at most once, before any token). */
+export interface ChatSlowEvent {
+  type: "status";
+  state: "slow";
+  /** SLOW_MESSAGE. */
+  message: string;
+}
+
+/** The numbered sources the answer may cite (once, before any token; may be empty). */
+export interface ChatSourcesEvent {
+  type: "sources";
+  citations: SourceReference[];
+}
+
+/** A piece of the answer's text, to append to the pieces before it. */
+export interface ChatTokenEvent {
+  type: "token";
+  content: string;
+}
+
+/**
+ * HISTORY_NOT_KEPT: storage is disabled or full, the conversation lives in memory only (told
+ * once). HISTORY_RESET: the stored conversation was unreadable and a new one started.
+ * LLM_UNAVAILABLE: the endpoint could not be reached, the answer is excerpts.
+ */
+export type ChatNoticeCode = "HISTORY_NOT_KEPT" | "HISTORY_RESET" | "LLM_UNAVAILABLE";
+
+/** Something to tell the reader; the answer goes on. May come at any time before the end. */
+export interface ChatNoticeEvent {
+  type: "notice";
+  code: ChatNoticeCode;
+  message: string;
+}
+
+/** The answer ended (also when stopped, refused or given as excerpts); ask() resolves with
+ * the same response. */
+export interface ChatDoneEvent {
+  type: "done";
+  response: ChatResponse;
+}
+
+/** The answer failed, or the question was refused (validation, rate limit); ask() rejects
+ * with the same error. */
+export interface ChatErrorEvent {
+  type: "error";
+  code: ChatErrorCode;
+  message: string;
+  suggestion: string;
+  /** The exact cause where known ("HTTP_429", "NETWORK", "FIRST_TOKEN", …), else null or absent. */
+  detail?: string | null;
+  /** Whether retry() may help (true for LLM faults, false for validation). */
+  retryable: boolean;
+  /** The partial answer kept in the conversation, if any (else null or absent). */
+  partial?: string | null;
+}
+
+/**
+ * Events of one ask(), discriminated by `type` (and a status by `state`). In order:
+ * status "retrieving" → sources and status "generating" (either order, each at most once) →
+ * status "slow" (at most once, before the first token) → token* → exactly one done or error,
+ * after which nothing; notices may come at any point before the end. A validation error is
+ * the only event of a refused question. The order is the core's (src/chat/turn.rs).
+ */
 export type ChatEvent =
-  | { type: "status"; state: "retrieving" | "generating" | "slow"; message?: string }
-  | { type: "sources"; citations: SourceReference[] }
-  | { type: "token"; content: string }
-  | { type: "done"; response: ChatResponse }
-  | {
-      type: "error";
-      code: ChatErrorCode;
-      message: string;
-      suggestion: string;
-      detail?: string;
-      /** Whether retry() may help (true for LLM faults, false for validation). */
-      retryable: boolean;
-      /** The partial answer kept in the conversation, if any. */
-      partial?: string;
-    }
-  | {
-      /** HISTORY_NOT_KEPT: storage is disabled or full, the conversation lives in memory only
-       * (told once). HISTORY_RESET: the stored conversation was unreadable and a new one
-       * started. LLM_UNAVAILABLE: the endpoint could not be reached, the answer is excerpts. */
-      type: "notice";
-      code: "HISTORY_NOT_KEPT" | "HISTORY_RESET" | "LLM_UNAVAILABLE";
-      message: string;
-    };
+  | ChatStatusEvent
+  | ChatSlowEvent
+  | ChatSourcesEvent
+  | ChatTokenEvent
+  | ChatNoticeEvent
+  | ChatDoneEvent
+  | ChatErrorEvent;
 
 export interface ChatOptions {
   /** The retrieval API (Lectern.open()). */
@@ -136,18 +216,19 @@ export interface ChatOptions {
   /** OpenAI-compatible chat-completions URL (your keyless proxy). Absent or null: answers
    * are extractive excerpts of the best sections. */
   endpoint?: string | null;
-  /** Extra non-secret request headers. A header that looks like a secret (Authorization,
-   * api-key, x-api-key, …) is refused with INVALID_CONFIG. */
+  /** Extra non-secret request headers. A header whose name or value looks like a secret
+   * (Authorization, api-key, X-Auth-…, `Bearer …`, `sk-…`) is refused with INVALID_CONFIG. */
   headers?: Record<string, string>;
   /** The `model` field sent to the endpoint (default: none; the proxy chooses). */
   model?: string;
   maxTokens?: number;
   temperature?: number;
-  /** "Response is taking longer than expected…" after this (default 5000 ms). */
+  /** "Response is taking longer than expected…" after this (default 5000 ms; 1–600000). */
   slowAfterMs?: number;
-  /** Abort with LLM_TIMEOUT when no first token came within this (default 30000 ms). */
+  /** Abort with LLM_TIMEOUT when no first token came within this (default 30000 ms;
+   * 1000–600000, not less than slowAfterMs). */
   timeoutMs?: number;
-  /** Sections retrieved per question (default 5, at most 5 are cited). */
+  /** Sections retrieved per question (default 5, 1–10; at most 5 are cited). */
   k?: number;
   /** Selected mode: the selection is the only context (nothing retrieved). */
   selectionOnly?: boolean;

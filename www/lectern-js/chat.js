@@ -9,24 +9,9 @@
 // module on this thread (lectern_chat_bg.*.wasm, no model inside); retrieval runs in the
 // worker. This file only sequences the two.
 
-import initChat, { Chat } from "./lectern_chat.js";
+import initChat, { Chat, rules as coreRules, validateConfig as coreValidateConfig } from "./lectern_chat.js";
 import { CHAT_WASM_FILE } from "./wasm-file.js";
 import { LecternError } from "./index.js";
-
-export const PERSONAS = Object.freeze([
-  { id: "beginner", name: "Beginner", modifier: "Explain concepts from first principles. Avoid jargon. Use simple analogies." },
-  { id: "software_engineer", name: "Software Engineer", modifier: "Use programming analogies. Assume familiarity with code, APIs, and software patterns." },
-  { id: "robotics_student", name: "Robotics Student", modifier: "Assume knowledge of kinematics and control theory. Focus on AI integration aspects." },
-  { id: "ai_researcher", name: "AI Researcher", modifier: "Assume deep AI/ML knowledge. Focus on robotics-specific applications and challenges." },
-]);
-
-export const REFUSAL_MESSAGE = "I couldn't find information about this topic in the textbook.";
-export const REFUSAL_SUGGESTION = "Try rephrasing your question or asking about a different topic.";
-export const EMPTY_ANSWER_MESSAGE = "I couldn't generate a response. Please try again.";
-export const SLOW_MESSAGE = "Response is taking longer than expected…";
-
-/** Sections retrieved per question by default (at most 5 are cited). */
-const DEFAULT_K = 5;
 
 let runtime = null;
 /** Compiles the chat module once per page. */
@@ -48,21 +33,34 @@ function toLecternError(e) {
   return error;
 }
 
+/** The options with their defaults, or the INVALID_CONFIG error `create` would reject with:
+ * the core's own check (the Docusaurus plugin runs the same one at build time). */
+export async function validateConfig(options) {
+  await loadRuntime();
+  try {
+    return coreValidateConfig(options ?? {});
+  } catch (e) {
+    throw toLecternError(e);
+  }
+}
+
+/** The personas, length limits, fixed answer texts and option defaults, from the core. */
+export async function chatRules() {
+  await loadRuntime();
+  return coreRules();
+}
+
 export class LecternChat {
   /** Loads the chat module and this tab's conversation. Rejects with INVALID_CONFIG when the
    * options are wrong or carry a secret. */
   static async create(options) {
-    const { lectern, k = DEFAULT_K, ...config } = options ?? {};
+    const { lectern, ...config } = options ?? {};
     if (!lectern || typeof lectern.search !== "function") {
       throw new LecternError({ code: "INVALID_CONFIG", message: "LecternChat.create needs the retrieval API: { lectern: await Lectern.open(…) }" });
     }
-    if (!Number.isInteger(k) || k < 1 || k > 50) {
-      throw new LecternError({ code: "INVALID_CONFIG", message: `k must be an integer from 1 to 50, not ${k}` });
-    }
-    await loadRuntime();
-    const siteOrigins = config.siteOrigins ?? (globalThis.location ? [globalThis.location.origin] : []);
+    const valid = await validateConfig({ ...config, siteOrigins: config.siteOrigins ?? (globalThis.location ? [globalThis.location.origin] : []) });
     try {
-      return new LecternChat(lectern, new Chat({ ...config, siteOrigins }), k, config.selectionOnly === true);
+      return new LecternChat(lectern, new Chat(valid), valid.k, valid.selectionOnly);
     } catch (e) {
       throw toLecternError(e);
     }

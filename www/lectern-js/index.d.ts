@@ -3,9 +3,6 @@ import type { ChunkMeta, Confidence, SearchMode, SearchOptions as WasmSearchOpti
 
 export type { ChunkMeta, Confidence, SearchMode } from "./lectern.js";
 
-export declare const QUESTION_MAX_CHARS: 1000;
-export declare const SELECTION_MIN_CHARS: 10;
-export declare const SELECTION_MAX_CHARS: 5000;
 
 export type LecternErrorCode =
   | "EMPTY_QUESTION"

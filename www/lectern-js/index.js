@@ -7,10 +7,8 @@
 // `open` resolves once keyword (lexical) search works; the model loads in the background
 // and search switches to hybrid when it is ready (`whenHybrid()`, progress events).
 
-/** SPEC.md §2 limits, in characters after trimming (the worker validates; these are for UIs). */
-export const QUESTION_MAX_CHARS = 1000;
-export const SELECTION_MIN_CHARS = 10;
-export const SELECTION_MAX_CHARS = 5000;
+// SPEC.md §2's length limits are the core's: the worker validates, and a UI reads them
+// from `chatRules()` (chat.js) or, in the Docusaurus plugin, from its global data.
 
 /** How often a crashed worker is restarted before searches fail for good. */
 const MAX_RESTARTS = 3;

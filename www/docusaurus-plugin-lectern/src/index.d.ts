@@ -70,13 +70,16 @@ export interface Options {
   indexInDev?: boolean;
 }
 
-/** The options after validation, with every default filled in. */
-export type PluginOptions = Required<Omit<Options, "model" | "maxTokens" | "temperature" | "siteOrigins" | "welcome" | "cli" | "bundleDir" | "runtimeDir" | "endpoint">> & {
-  endpoint: string | null;
-  model: string | null;
-  maxTokens: number | null;
-  temperature: number | null;
-  siteOrigins: string[] | null;
+/** The chat options as the site wrote them (the browser's core fills the defaults). */
+export type ChatOptionsInput = Pick<Options, "endpoint" | "headers" | "model" | "maxTokens" | "temperature" | "slowAfterMs" | "timeoutMs" | "k" | "selectionOnly" | "siteOrigins">;
+
+/** The options after validation: the plugin's own with their defaults, the chat options
+ * apart (checked by the core, which owns their defaults). */
+export type PluginOptions = Required<
+  Omit<Options, keyof ChatOptionsInput | "welcome" | "cli" | "bundleDir" | "runtimeDir" | "personas">
+> & {
+  chat: ChatOptionsInput;
+  personas: PersonaOption[] | null;
   welcome: string | null;
   cli: string | null;
   bundleDir: string | null;
@@ -88,18 +91,10 @@ export interface ClientOptions {
   /** The bundle's URL, or null under `docusaurus start` with indexInDev false. */
   bundleUrl: string | null;
   runtimeUrl: string;
-  chat: {
-    endpoint: string | null;
-    headers: Record<string, string>;
-    slowAfterMs: number;
-    timeoutMs: number;
-    k: number;
-    selectionOnly: boolean;
-    model?: string;
-    maxTokens?: number;
-    temperature?: number;
-    siteOrigins?: string[];
-  };
+  /** The chat options the site set; LecternChat.create validates them with the core. */
+  chat: ChatOptionsInput;
+  /** The core's length limits on a question and a selection (characters). */
+  limits: { questionMaxChars: number; selectionMinChars: number; selectionMaxChars: number };
   personas: PersonaOption[];
   defaultPersona: PersonaOption;
   starterQuestions: string[];

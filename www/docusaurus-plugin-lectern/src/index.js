@@ -13,20 +13,23 @@
 
 const fs = require("node:fs");
 const path = require("node:path");
-const { normalizeOptions, validateOptions, clientOptions, PLUGIN } = require("./options");
+const { normalizeOptions, validateOptions, applyCoreRules, clientOptions, PLUGIN } = require("./options");
+const { loadRules } = require("./rules");
 const { findCli, runLecternBuild } = require("./cli");
 const { findRuntimeDir, runtimeFiles, bundleFiles, LecternAssetsPlugin } = require("./assets");
 
-function pluginLectern(context, rawOptions) {
-  // Docusaurus has validated already; normalising again makes direct use (tests) safe.
-  const options = normalizeOptions(rawOptions);
+async function pluginLectern(context, rawOptions) {
   const { siteDir, siteConfig, siteConfigPath, baseUrl } = context;
   const dev = process.env.NODE_ENV === "development";
   const log = console;
 
-  // Startup checks: everything that can be known wrong before any build work.
-  const runtimeDir = findRuntimeDir({ option: options.runtimeDir, siteDir });
+  // Startup checks: everything that can be known wrong before any build work. The chat
+  // options are checked by the runtime's own core, so the build refuses exactly what the
+  // browser would. (Docusaurus has normalised already; again makes direct use safe.)
+  const normalized = normalizeOptions(rawOptions);
+  const runtimeDir = findRuntimeDir({ option: normalized.runtimeDir, siteDir });
   const runtime = runtimeFiles(runtimeDir);
+  const options = applyCoreRules(normalized, await loadRules(runtimeDir));
   const prebuilt = options.bundleDir ? path.resolve(siteDir, options.bundleDir) : null;
   const indexing = !prebuilt && (!dev || options.indexInDev);
   const cli = indexing ? findCli(options.cli, { siteDir }) : null;

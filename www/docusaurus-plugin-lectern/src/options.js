@@ -1,28 +1,17 @@
 // The plugin's options: defaults and validation. Docusaurus calls validateOptions at startup
 // (start and build), so a mistake stops the site with a message naming the option, what was
-// given and what is expected. No dependencies: this runs before anything else is loaded.
+// given and what is expected. The widget's and the build's own options are checked here;
+// every other option is a chat option, checked by the core itself (rules.js: the runtime's
+// chat module, the code the browser runs) when the plugin starts.
 "use strict";
 
 const PLUGIN = "docusaurus-plugin-lectern";
 
-/** SPEC.md's four personas plus "general" (no prompt modifier). */
-const PERSONA_IDS = ["general", "beginner", "software_engineer", "robotics_student", "ai_researcher"];
-
+/** The plugin's own options; any other is a chat option (endpoint, headers, timeoutMs, …). */
 const DEFAULT_OPTIONS = Object.freeze({
   id: "default",
-  // Generation (passed to LecternChat.create; see www/lectern-js/chat.d.ts).
-  endpoint: null,
-  headers: {},
-  model: null,
-  maxTokens: null,
-  temperature: null,
-  slowAfterMs: 5000,
-  timeoutMs: 30000,
-  k: 5,
-  selectionOnly: false,
-  siteOrigins: null,
-  // The widget.
-  personas: PERSONA_IDS,
+  // The widget. `personas: null`: all of the core's.
+  personas: null,
   defaultPersona: "general",
   starterQuestions: [],
   welcome: null,
@@ -38,19 +27,6 @@ const DEFAULT_OPTIONS = Object.freeze({
 });
 
 const OPTION_NAMES = Object.keys(DEFAULT_OPTIONS);
-
-/** Option names that can only mean a credential: refused, with the reason. */
-const SECRET_OPTION = /^(api[-_]?key|key|secret|token|access[-_]?token|auth|authorization|password|bearer|credentials?)$/i;
-/** Request header names that carry credentials. */
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|api[-_]?key|x-api-key|.*(secret|token|password|api[-_]?key).*)$/i;
-/** Header values or URL parts that look like a credential (OpenAI, Anthropic, Groq, HF, Google, JWT, Bearer …). */
-const SECRET_VALUE = /\b(sk-[A-Za-z0-9_-]{8,}|gsk_[A-Za-z0-9]{8,}|hf_[A-Za-z0-9]{8,}|AIza[0-9A-Za-z_-]{20,}|xox[abp]-[A-Za-z0-9-]{8,}|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})|^\s*(bearer|basic)\s+\S+/i;
-/** Query parameters that carry credentials. */
-const SECRET_PARAM = /^(api[-_]?key|key|token|access[-_]?token|secret|sig|signature|password|code)$/i;
-
-const NO_SECRETS =
-  "A secret in the site config ships to every reader's browser. Keep the key in a proxy that " +
-  "forwards to your LLM (see the Lectern chat proxy) and set `endpoint` to the proxy's URL.";
 
 class OptionsError extends Error {
   constructor(message) {
@@ -92,68 +68,6 @@ function suggest(name) {
   return best ? ` Did you mean "${best.known}"?` : "";
 }
 
-function checkEndpoint(endpoint) {
-  if (endpoint === null) return null;
-  if (typeof endpoint !== "string" || !endpoint.trim()) {
-    throw new OptionsError(
-      `"endpoint" must be the URL of your OpenAI-compatible chat-completions proxy (an http(s) URL, or a path ` +
-        `starting with "/" on this site), or null for extractive answers without an LLM; got ${show(endpoint)}.`,
-    );
-  }
-  const value = endpoint.trim();
-  let url;
-  try {
-    url = new URL(value, "http://site.invalid");
-  } catch {
-    throw new OptionsError(`"endpoint" is not a valid URL: ${show(value)}.`);
-  }
-  const relative = url.origin === "http://site.invalid";
-  if (relative && !value.startsWith("/")) {
-    throw new OptionsError(`"endpoint" must be an absolute http(s) URL or start with "/"; got ${show(value)}.`);
-  }
-  if (!relative && url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new OptionsError(`"endpoint" must use http or https; got ${show(url.protocol)}.`);
-  }
-  if (url.username || url.password) {
-    throw new OptionsError(`"endpoint" carries a user name or password. ${NO_SECRETS}`);
-  }
-  for (const [param, v] of url.searchParams) {
-    if (SECRET_PARAM.test(param) || SECRET_VALUE.test(v)) {
-      throw new OptionsError(`"endpoint" carries a credential in its query ("${param}=…"). ${NO_SECRETS}`);
-    }
-  }
-  if (SECRET_VALUE.test(decodeURIComponent(url.pathname))) {
-    throw new OptionsError(`"endpoint" looks like it contains an API key. ${NO_SECRETS}`);
-  }
-  return value;
-}
-
-function checkHeaders(headers) {
-  if (headers === null || headers === undefined) return {};
-  if (typeof headers !== "object" || Array.isArray(headers)) {
-    throw new OptionsError(`"headers" must be an object of header names to string values; got ${show(headers)}.`);
-  }
-  const out = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new OptionsError(`"headers" has an invalid header name ${show(name)}.`);
-    if (typeof value !== "string") throw new OptionsError(`"headers.${name}" must be a string; got ${show(value)}.`);
-    if (SECRET_HEADER.test(name)) throw new OptionsError(`"headers.${name}" would send a credential from the browser. ${NO_SECRETS}`);
-    if (SECRET_VALUE.test(value)) throw new OptionsError(`"headers.${name}" looks like an API key. ${NO_SECRETS}`);
-    out[name] = value;
-  }
-  return out;
-}
-
-function checkNumber(options, name, { min, max, integer = false, nullable = false }) {
-  const value = options[name];
-  if (nullable && value === null) return null;
-  const kind = integer ? "an integer" : "a number";
-  if (typeof value !== "number" || !Number.isFinite(value) || (integer && !Number.isInteger(value)) || value < min || value > max) {
-    throw new OptionsError(`"${name}" must be ${kind} from ${min} to ${max}${nullable ? " (or null)" : ""}; got ${show(value)}.`);
-  }
-  return value;
-}
-
 function checkBoolean(options, name) {
   if (typeof options[name] !== "boolean") throw new OptionsError(`"${name}" must be true or false; got ${show(options[name])}.`);
   return options[name];
@@ -185,53 +99,14 @@ function normalizeOptions(input = {}) {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
     throw new OptionsError(`options must be an object, e.g. ['${PLUGIN}', { endpoint: '/api/chat' }]; got ${show(input)}.`);
   }
-  for (const name of Object.keys(input)) {
-    if (SECRET_OPTION.test(name)) throw new OptionsError(`option "${name}" is refused. ${NO_SECRETS}`);
-    if (!OPTION_NAMES.includes(name)) {
-      throw new OptionsError(`unknown option "${name}".${suggest(name)} Known options: ${OPTION_NAMES.join(", ")}.`);
-    }
-  }
-  const o = { ...DEFAULT_OPTIONS, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
-  const out = { id: o.id };
+  // Every other option is a chat option, for the core to check (undefined: its default).
+  const chat = Object.fromEntries(Object.entries(input).filter(([k, v]) => !OPTION_NAMES.includes(k) && v !== undefined));
+  const o = { ...DEFAULT_OPTIONS, ...Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && OPTION_NAMES.includes(k))) };
+  const out = { id: o.id, chat };
 
-  out.endpoint = checkEndpoint(o.endpoint);
-  out.headers = checkHeaders(o.headers);
-  out.model = checkString(o, "model");
-  out.maxTokens = checkNumber(o, "maxTokens", { min: 1, max: 32768, integer: true, nullable: true });
-  out.temperature = checkNumber(o, "temperature", { min: 0, max: 2, nullable: true });
-  out.slowAfterMs = checkNumber(o, "slowAfterMs", { min: 0, max: 600000, integer: true });
-  out.timeoutMs = checkNumber(o, "timeoutMs", { min: 1000, max: 600000, integer: true });
-  if (out.timeoutMs < out.slowAfterMs) {
-    throw new OptionsError(`"timeoutMs" (${out.timeoutMs}) must not be shorter than "slowAfterMs" (${out.slowAfterMs}).`);
-  }
-  out.k = checkNumber(o, "k", { min: 1, max: 10, integer: true });
-  out.selectionOnly = checkBoolean(o, "selectionOnly");
-  if (o.siteOrigins === null) out.siteOrigins = null;
-  else {
-    const origins = checkStringList(o, "siteOrigins");
-    for (const origin of origins) {
-      let u;
-      try {
-        u = new URL(origin);
-      } catch {
-        u = null;
-      }
-      if (!u || u.origin !== origin.replace(/\/$/, "")) {
-        throw new OptionsError(`"siteOrigins" entries must be origins like "https://docs.example.com"; got ${show(origin)}.`);
-      }
-    }
-    out.siteOrigins = origins.map((s) => s.replace(/\/$/, ""));
-  }
-
-  const personas = checkStringList(o, "personas");
-  const unknown = personas.find((p) => !PERSONA_IDS.includes(p));
-  if (unknown) throw new OptionsError(`"personas": unknown persona ${show(unknown)}; choose from ${PERSONA_IDS.join(", ")}.`);
-  if (!personas.length) throw new OptionsError(`"personas" must name at least one persona (e.g. ["general"]).`);
-  out.personas = [...new Set(personas)];
+  out.personas = o.personas === null ? null : [...new Set(checkStringList(o, "personas"))];
+  if (out.personas && !out.personas.length) throw new OptionsError(`"personas" must name at least one persona (e.g. ["general"]).`);
   out.defaultPersona = checkString(o, "defaultPersona", { nullable: false });
-  if (!out.personas.includes(out.defaultPersona)) {
-    throw new OptionsError(`"defaultPersona" ${show(out.defaultPersona)} is not one of "personas" (${out.personas.join(", ")}).`);
-  }
   out.starterQuestions = checkStringList(o, "starterQuestions", { max: 6, maxChars: 1000 });
   out.welcome = checkString(o, "welcome");
   out.shortcut = checkBoolean(o, "shortcut");
@@ -257,18 +132,40 @@ function validateOptions({ options }) {
   return normalizeOptions(options);
 }
 
+/**
+ * Checks what the core decides, with the core's rules (rules.js): the chat options — the
+ * error is the one the browser would raise, prefixed with the plugin's name — and the
+ * personas, which must be the core's. Returns the options with the personas and the
+ * core's length limits filled in.
+ */
+function applyCoreRules(options, { validateConfig, rules }) {
+  try {
+    validateConfig(options.chat);
+  } catch (e) {
+    // An option the core does not know may be a misspelt one of the plugin's own.
+    const unknown = /^unknown chat option "([^"]+)"/.exec(e.message)?.[1];
+    const hint = unknown && suggest(unknown);
+    if (hint) throw new OptionsError(`unknown option "${unknown}".${hint} Known options: ${OPTION_NAMES.join(", ")}; the chat's: ${e.message.replace(/^.*Known: /, "")}`);
+    throw new OptionsError(`${e.message} (${e.code})`);
+  }
+  const ids = rules.personas.map((p) => p.id);
+  const personas = options.personas ?? ids;
+  const unknown = personas.find((p) => !ids.includes(p));
+  if (unknown) throw new OptionsError(`"personas": unknown persona ${show(unknown)}; choose from ${ids.join(", ")}.`);
+  if (!personas.includes(options.defaultPersona)) {
+    throw new OptionsError(`"defaultPersona" ${show(options.defaultPersona)} is not one of "personas" (${personas.join(", ")}).`);
+  }
+  return { ...options, personas, limits: rules.limits };
+}
+
 /** What the widget receives in the browser (global data): nothing here may be secret. */
 function clientOptions(options, { bundleUrl, runtimeUrl }) {
-  const { endpoint, headers, model, maxTokens, temperature, slowAfterMs, timeoutMs, k, selectionOnly, siteOrigins } = options;
-  const chat = { endpoint, headers, slowAfterMs, timeoutMs, k, selectionOnly };
-  if (model !== null) chat.model = model;
-  if (maxTokens !== null) chat.maxTokens = maxTokens;
-  if (temperature !== null) chat.temperature = temperature;
-  if (siteOrigins !== null) chat.siteOrigins = siteOrigins;
+  // Only what the site set: the browser's core fills the same defaults (siteOrigins: the page's).
   return {
     bundleUrl,
     runtimeUrl,
-    chat,
+    chat: options.chat,
+    limits: options.limits,
     personas: options.personas,
     defaultPersona: options.defaultPersona,
     starterQuestions: options.starterQuestions,
@@ -278,4 +175,4 @@ function clientOptions(options, { bundleUrl, runtimeUrl }) {
   };
 }
 
-module.exports = { DEFAULT_OPTIONS, PERSONA_IDS, OptionsError, normalizeOptions, validateOptions, clientOptions, PLUGIN };
+module.exports = { DEFAULT_OPTIONS, OptionsError, normalizeOptions, validateOptions, applyCoreRules, clientOptions, PLUGIN };

@@ -9,13 +9,19 @@ const path = require("node:path");
 const plugin = require("../src/index");
 const { findCli } = require("../src/cli");
 
+const PKG = path.join(__dirname, "..", "..", "..", "pkg");
+
 function tempSite(t) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lectern-plugin-"));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const runtime = path.join(dir, "runtime");
   fs.mkdirSync(runtime);
   for (const f of ["index.js", "worker.js", "chat.js", "lectern.js"]) fs.writeFileSync(path.join(runtime, f), "// stand-in\n");
-  fs.writeFileSync(path.join(runtime, "wasm-file.js"), 'export const WASM_FILE = "lectern_bg.0123456789ab.wasm";\n');
+  // The chat module is the real one (pkg/, scripts/build-pkg.sh): the plugin checks the
+  // chat options with it at startup.
+  const chatWasm = /CHAT_WASM_FILE\s*=\s*"([^"]+)"/.exec(fs.readFileSync(path.join(PKG, "wasm-file.js"), "utf8"))[1];
+  for (const f of ["lectern_chat.js", chatWasm]) fs.copyFileSync(path.join(PKG, f), path.join(runtime, f));
+  fs.writeFileSync(path.join(runtime, "wasm-file.js"), `export const WASM_FILE = "lectern_bg.0123456789ab.wasm";\nexport const CHAT_WASM_FILE = "${chatWasm}";\n`);
   fs.writeFileSync(path.join(runtime, "lectern_bg.0123456789ab.wasm"), "");
   fs.writeFileSync(path.join(runtime, "index.d.ts"), "");
   const bundle = path.join(dir, "bundle");
@@ -29,18 +35,10 @@ const context = (siteDir) => ({ siteDir, siteConfig: { baseUrl: "/docs-site/" },
 
 test("with a prebuilt bundle: emits bundle and runtime under <baseUrl><path>/, and tells the widget where", async (t) => {
   const { dir, runtime, bundle } = tempSite(t);
-  const p = plugin(context(dir), { bundleDir: bundle, runtimeDir: runtime, endpoint: "/api/chat" });
+  const p = await plugin(context(dir), { bundleDir: bundle, runtimeDir: runtime, endpoint: "/api/chat" });
   const content = await p.loadContent();
-  assert.deepEqual(content.files.sort(), [
-    "lectern/bundle/chunks.0123456789ab.json",
-    "lectern/bundle/manifest.json",
-    "lectern/runtime/chat.js",
-    "lectern/runtime/index.js",
-    "lectern/runtime/lectern.js",
-    "lectern/runtime/lectern_bg.0123456789ab.wasm",
-    "lectern/runtime/wasm-file.js",
-    "lectern/runtime/worker.js",
-  ]);
+  const runtimeFiles = fs.readdirSync(runtime).filter((f) => /\.(js|wasm)$/.test(f)).map((f) => `lectern/runtime/${f}`);
+  assert.deepEqual(content.files.sort(), ["lectern/bundle/chunks.0123456789ab.json", "lectern/bundle/manifest.json", ...runtimeFiles].sort());
   let data;
   await p.contentLoaded({ content, actions: { setGlobalData: (d) => (data = d) } });
   assert.equal(data.bundleUrl, "/docs-site/lectern/bundle/");
@@ -51,13 +49,14 @@ test("with a prebuilt bundle: emits bundle and runtime under <baseUrl><path>/, a
   assert.equal(p.configureWebpack({}, false).plugins.length, 1);
 });
 
-test("startup fails clearly when the runtime is not built or the bundle is not one", (t) => {
+test("startup fails clearly when the runtime is not built, the bundle is not one, or the chat options are refused", async (t) => {
   const { dir, runtime, bundle } = tempSite(t);
+  await assert.rejects(plugin(context(dir), { bundleDir: bundle, runtimeDir: runtime, slowAfterMs: 0 }), /"slowAfterMs" must be an integer from 1 to 600000; got 0 \(INVALID_CONFIG\)/);
   fs.rmSync(path.join(runtime, "chat.js"));
-  assert.throws(() => plugin(context(dir), { bundleDir: bundle, runtimeDir: runtime }), /lacks chat.js: it is not built, or too old.*scripts\/build-pkg.sh/);
+  await assert.rejects(plugin(context(dir), { bundleDir: bundle, runtimeDir: runtime }), /lacks chat.js: it is not built, or too old.*scripts\/build-pkg.sh/);
   fs.writeFileSync(path.join(runtime, "chat.js"), "");
   fs.rmSync(path.join(bundle, "manifest.json"));
-  assert.throws(() => plugin(context(dir), { bundleDir: bundle, runtimeDir: runtime }), /is not a Lectern bundle \(manifest.json: missing\)/);
+  await assert.rejects(plugin(context(dir), { bundleDir: bundle, runtimeDir: runtime }), /is not a Lectern bundle \(manifest.json: missing\)/);
 });
 
 test("the CLI: an explicit path must exist; otherwise the message names the package to install", (t) => {

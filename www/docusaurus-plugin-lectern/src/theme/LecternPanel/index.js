@@ -23,7 +23,6 @@ import MessageList from './MessageList';
 import Composer from './Composer';
 import './styles.css';
 
-const DEFAULT_LIMITS = { question: 1000, selectionMin: 10, selectionMax: 5000 };
 
 /**
  * Props: open, onClose({restoreFocus}), config (the plugin's client options), request
@@ -46,7 +45,8 @@ export default function LecternPanel({ open, onClose, config, request }) {
   const panel = useRef(/** @type {HTMLElement | null} */ (null));
   const { narrow, onKeyDown } = useDialog(panel, { open, onClose });
   const textarea = useRef(/** @type {HTMLTextAreaElement | null} */ (null));
-  const limits = runtime?.limits ?? DEFAULT_LIMITS;
+  // The core's limits, passed by the plugin at build time (the runtime may still be loading).
+  const limits = runtime?.limits ?? { question: config.limits.questionMaxChars, selectionMin: config.limits.selectionMinChars, selectionMax: config.limits.selectionMaxChars };
 
   // Each open / "Ask about this" brings the focus to the question box.
   useEffect(() => {

@@ -97,17 +97,13 @@ function createSession(config) {
     const chatOptions = { ...config.chat, lectern };
     if (chatOptions.endpoint) chatOptions.endpoint = absolute(chatOptions.endpoint);
     const LecternChat = chatModule.LecternChat ?? chatModule.default;
-    const chat = await LecternChat.create(chatOptions);
+    const [chat, rules] = await Promise.all([LecternChat.create(chatOptions), chatModule.chatRules()]);
     const result = {
       lectern,
       chat,
-      personas: chatModule.PERSONAS ?? [],
-      texts: {
-        refusal: chatModule.REFUSAL_MESSAGE,
-        refusalSuggestion: chatModule.REFUSAL_SUGGESTION,
-        slow: chatModule.SLOW_MESSAGE,
-      },
-      limits: { question: api.QUESTION_MAX_CHARS ?? 1000, selectionMin: api.SELECTION_MIN_CHARS ?? 10, selectionMax: api.SELECTION_MAX_CHARS ?? 5000 },
+      personas: rules.personas,
+      texts: { refusal: rules.messages.refusal, refusalSuggestion: rules.messages.refusalSuggestion, slow: rules.messages.slow },
+      limits: { question: rules.limits.questionMaxChars, selectionMin: rules.limits.selectionMinChars, selectionMax: rules.limits.selectionMaxChars },
     };
     set({ phase: "ready" });
     return result;

@@ -57,7 +57,7 @@ export default function LecternWidget({ pluginId }) {
   const launcher = useRef(null);
   const returnFocus = useRef(null);
   const focusAfterClose = useRef(false);
-  const { selection, position, dismiss } = useTextSelection({ enabled: config.askAboutSelection });
+  const { selection, position, dismiss } = useTextSelection({ enabled: config.askAboutSelection, minChars: config.limits.selectionMinChars });
 
   const fetchPanel = useCallback(() => {
     loadPanel().then(

@@ -33,7 +33,7 @@ function readSelection(minChars) {
  * button ({top, left} in viewport pixels), and a function that hides it until the selection
  * changes.
  */
-export default function useTextSelection({ enabled, minChars = 10 }) {
+export default function useTextSelection({ enabled, minChars }) {
   const [selection, setSelection] = useState(null);
   const pointer = useRef({ down: false, type: 'mouse' });
   const dismissed = useRef(null);

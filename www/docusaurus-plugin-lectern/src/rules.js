@@ -1,0 +1,21 @@
+// The chat's rules come from the browser runtime's own chat module (the Rust core compiled
+// to wasm), run here in Node: the site build accepts exactly the options the reader's
+// browser will accept, with the same messages, and hands the widget the core's personas,
+// limits and texts. Nothing of it is written again in JS.
+"use strict";
+
+const fs = require("node:fs");
+const path = require("node:path");
+const { pathToFileURL } = require("node:url");
+
+/** Loads the chat module of the runtime in `runtimeDir`: `{ validateConfig, rules }`. */
+async function loadRules(runtimeDir) {
+  const names = fs.readFileSync(path.join(runtimeDir, "wasm-file.js"), "utf8");
+  const wasmFile = /CHAT_WASM_FILE\s*=\s*"([^"]+)"/.exec(names)?.[1];
+  if (!wasmFile) throw new Error(`the Lectern browser runtime in ${runtimeDir} names no chat module (wasm-file.js): rebuild or reinstall it.`);
+  const glue = await import(pathToFileURL(path.join(runtimeDir, "lectern_chat.js")).href);
+  glue.initSync({ module: fs.readFileSync(path.join(runtimeDir, wasmFile)) });
+  return { validateConfig: glue.validateConfig, rules: glue.rules() };
+}
+
+module.exports = { loadRules };

@@ -140,11 +140,24 @@ ask() { # ORIGIN PAGE LABEL
 for variant in js ts; do
   [[ " ${parts[*]} " == *" $variant "* ]] || continue
   site="$work/$variant-site"
+  config="$site/docusaurus.config.$variant"
   create_site "$variant"
   step "new user ($variant): docusaurus build, serve, ask in Chromium"
   timed "$variant: docusaurus build (cold: indexes the site)" as_user "$site" npx docusaurus build >"$work/$variant-build.log" 2>&1 ||
     { cat "$work/$variant-build.log"; exit 1; }
   check_log "$work/$variant-build.log" "$site"
+  if [ "$variant" = js ]; then
+    # A chat option the browser would refuse fails the build, with the browser's message.
+    cp "$config" "$config.good"
+    sed -i "s|{endpoint: '$endpoint'}|{endpoint: '$endpoint', slowAfterMs: 0}|" "$config"
+    if as_user "$site" npx docusaurus build --out-dir "$work/refused-build" >"$work/refused.log" 2>&1; then
+      echo "new user: a config with slowAfterMs: 0 was built" >&2
+      exit 1
+    fi
+    grep -o '\[docusaurus-plugin-lectern\] "slowAfterMs" must be an integer from 1 to 600000; got 0 (INVALID_CONFIG)' "$work/refused.log" | head -1 | sed 's/^/  refused as the browser would: /'
+    grep -q '"slowAfterMs" must be an integer from 1 to 600000; got 0' "$work/refused.log" || { cat "$work/refused.log"; exit 1; }
+    mv "$config.good" "$config"
+  fi
   port="$(free_port)"
   site_port="$port"
   as_user "$site" npx docusaurus serve --port "$port" --host 127.0.0.1 --no-open >"$work/$variant-serve.log" 2>&1 &

@@ -100,8 +100,17 @@ function normalizeOptions(input = {}) {
     throw new OptionsError(`options must be an object, e.g. ['${PLUGIN}', { endpoint: '/api/chat' }]; got ${show(input)}.`);
   }
   // Every other option is a chat option, for the core to check (undefined: its default).
-  const chat = Object.fromEntries(Object.entries(input).filter(([k, v]) => !OPTION_NAMES.includes(k) && v !== undefined));
-  const o = { ...DEFAULT_OPTIONS, ...Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && OPTION_NAMES.includes(k))) };
+  // Normalised options (Docusaurus passes validateOptions' result to the plugin) carry them
+  // as `chat` already: normalising again gives the same.
+  const { chat: normalized, ...given } = input;
+  const chat = Object.fromEntries(Object.entries(given).filter(([k, v]) => !OPTION_NAMES.includes(k) && v !== undefined));
+  if (normalized !== undefined) {
+    if (normalized === null || typeof normalized !== "object" || Array.isArray(normalized)) {
+      throw new OptionsError(`"chat" is not an option: write the chat options (endpoint, headers, …) directly; got ${show(normalized)}.`);
+    }
+    Object.assign(chat, normalized);
+  }
+  const o = { ...DEFAULT_OPTIONS, ...Object.fromEntries(Object.entries(given).filter(([k, v]) => v !== undefined && OPTION_NAMES.includes(k))) };
   const out = { id: o.id, chat };
 
   out.personas = o.personas === null ? null : [...new Set(checkStringList(o, "personas"))];

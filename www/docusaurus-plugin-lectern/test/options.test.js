@@ -39,6 +39,14 @@ test("chat options go to the core; its refusal stops the build with its message 
   fails({ endpont: "/api" }, /unknown chat option "endpont". Did you mean "endpoint"\?/);
 });
 
+test("normalising is idempotent: Docusaurus hands the plugin validateOptions' result", () => {
+  const raw = { endpoint: "/api/chat", headers: { "X-Site": "docs" }, starterQuestions: ["Why?"], personas: ["general", "beginner"] };
+  const once = validateOptions({ options: raw });
+  assert.deepEqual(normalizeOptions(once), once);
+  assert.deepEqual(check(once).chat, { endpoint: "/api/chat", headers: { "X-Site": "docs" } });
+  fails({ slowAfterMs: 0, chat: {} }, /"slowAfterMs" must be an integer/);
+});
+
 test("a misspelt plugin option is named as one", () => {
   fails({ starterQuestion: ["Why?"] }, /unknown option "starterQuestion". Did you mean "starterQuestions"\?/);
 });

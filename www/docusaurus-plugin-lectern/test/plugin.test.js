@@ -35,7 +35,8 @@ const context = (siteDir) => ({ siteDir, siteConfig: { baseUrl: "/docs-site/" },
 
 test("with a prebuilt bundle: emits bundle and runtime under <baseUrl><path>/, and tells the widget where", async (t) => {
   const { dir, runtime, bundle } = tempSite(t);
-  const p = await plugin(context(dir), { bundleDir: bundle, runtimeDir: runtime, endpoint: "/api/chat" });
+  // Docusaurus passes the plugin what validateOptions returned.
+  const p = await plugin(context(dir), plugin.validateOptions({ options: { bundleDir: bundle, runtimeDir: runtime, endpoint: "/api/chat" } }));
   const content = await p.loadContent();
   const runtimeFiles = fs.readdirSync(runtime).filter((f) => /\.(js|wasm)$/.test(f)).map((f) => `lectern/runtime/${f}`);
   assert.deepEqual(content.files.sort(), ["lectern/bundle/chunks.0123456789ab.json", "lectern/bundle/manifest.json", ...runtimeFiles].sort());

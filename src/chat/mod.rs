@@ -12,6 +12,7 @@ mod plan;
 mod prompt;
 mod sources;
 mod stream;
+mod turn;
 
 pub use config::{ChatConfig, DEFAULT_SLOW_AFTER_MS, DEFAULT_STORAGE_KEY, DEFAULT_TIMEOUT_MS};
 pub use conversation::{
@@ -29,3 +30,6 @@ pub use plan::{
 pub use prompt::{build_prompt, request_body, ChatTurn};
 pub use sources::{number_sources, NumberedSource, RetrievedChunk, SiteOrigins, SourceReference, MAX_SOURCES};
 pub use stream::{CompletionStream, StreamStep};
+pub use turn::{
+    ChatEvent, ChatResponse, Conclusion, Next, NoticeCode, Outcome, Phase, RetrievalFailure, Status, Turn, TurnError,
+};

@@ -1,24 +1,29 @@
 //! `Chat`: the conversation (sessionStorage) and one answer at a time, streamed from the
-//! configured endpoint. The rules are the core's (`crate::chat`); this file wires them to
-//! the browser's clock, randomness, storage and fetch, and reports events to a JS callback.
+//! configured endpoint. The rules are the core's (`crate::chat`), and so is the order of the
+//! events (`Turn`, `ChatEvent`); this file wires them to the browser's clock, randomness,
+//! storage and fetch, and hands each event to a JS callback as a plain object.
 
 use super::convert::{from_js, json_of, to_js};
 use super::errors::{chat_error, invalid_error};
 use super::fetch_stream::{stream_completion, Listener, Request, StreamEnd};
 use super::storage::{Notice, Store};
 use crate::chat::{
-    finish_answer, iso8601, plan, request_body, uuid_v4, AnswerKind, Ask, ChatConfig, ChatError, Conversation, Message,
-    MessageError, MessageStatus, Persona, Plan, Retrieval, Role, SiteOrigins, SourceReference, REFUSAL_MESSAGE,
-    REFUSAL_SUGGESTION,
+    iso8601, request_body, uuid_v4, Ask, ChatConfig, ChatError, Conclusion, Conversation, Next, NoticeCode, Outcome,
+    Persona, Retrieval, RetrievalFailure, SiteOrigins, Turn, TurnError,
 };
 use crate::query::{self, Invalid, Mode, RateLimiter};
-use crate::search::Confidence;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::AbortController;
+
+// The JS objects this module (here and in rules.rs) hands over are declared once, in chat.d.ts
+// beside it in pkg/.
+#[wasm_bindgen(typescript_custom_section)]
+const CHAT_TYPES: &str = r#"
+import type { ChatEvent, ChatOptions, ChatResponse, ChatRules, Conversation } from "./chat.js";
+"#;
 
 #[wasm_bindgen]
 pub struct Chat {
@@ -48,29 +53,6 @@ struct AskRequest {
     selection: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     persona: Option<String>,
-}
-
-/// Why retrieval failed, as the JS API's error reports it.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct RetrievalFailure {
-    code: String,
-    message: String,
-    detail: Option<String>,
-}
-
-#[derive(Serialize)]
-struct Response<'a> {
-    answer: &'a str,
-    sources: &'a [SourceReference],
-    confidence: Confidence,
-    mode_used: Mode,
-    chunks_retrieved: usize,
-    kind: AnswerKind,
-    status: MessageStatus,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    suggestion: Option<&'static str>,
-    message: &'a Message,
 }
 
 #[wasm_bindgen]
@@ -168,12 +150,14 @@ impl Chat {
         request: JsValue,
         retrieval: JsValue,
         #[wasm_bindgen(js_name = retrievalError)] retrieval_error: JsValue,
-        #[wasm_bindgen(js_name = onEvent)] on_event: js_sys::Function,
+        #[wasm_bindgen(js_name = onEvent, unchecked_param_type = "(event: ChatEvent) => void")]
+        on_event: js_sys::Function,
     ) -> Result<js_sys::Promise, JsError> {
         let request: AskRequest = from_js(request)?;
         let ask = to_ask(&request).map_err(invalid_error)?;
         // null and undefined read as None.
         let retrieval: Option<Retrieval> = from_js(retrieval)?;
+        // The reader's abort arrives as the JS API's ABORTED error and is read as such here.
         let failure: Option<RetrievalFailure> = from_js(retrieval_error)?;
         let state = self.state.clone();
         let events = Events(on_event);
@@ -247,21 +231,46 @@ fn new_conversation() -> Conversation {
 struct Events(js_sys::Function);
 
 impl Events {
-    /// Calls the page's callback; a callback that throws does not break the answer.
-    fn emit(&self, event: serde_json::Value) {
-        if let Ok(value) = to_js(&event) {
-            if let Err(e) = self.0.call1(&JsValue::NULL, &value) {
-                web_sys::console::error_2(&"Lectern: onEvent threw".into(), &e);
+    /// Sends the turn's pending events to the page's callback; a callback that throws does
+    /// not break the answer.
+    fn flush(&self, turn: &mut Turn) {
+        for event in turn.take_events() {
+            if let Ok(value) = to_js(&event) {
+                if let Err(e) = self.0.call1(&JsValue::NULL, &value) {
+                    web_sys::console::error_2(&"Lectern: onEvent threw".into(), &e);
+                }
             }
         }
     }
-
-    fn notice(&self, notice: Notice) {
-        self.emit(json!({ "type": "notice", "code": notice.code(), "message": notice.message() }));
-    }
 }
 
-/// The whole answer: store the question, decide, stream or not, store the answer.
+/// A step the turn refused: a bug here, so it is logged and the answer goes on without it.
+fn out_of_turn(error: TurnError) {
+    web_sys::console::error_1(&format!("Lectern: {error}").into());
+}
+
+/// A turn that cannot go on (a bug here): the promise rejects with a coded error.
+fn internal(error: TurnError) -> JsValue {
+    let js: JsValue = JsError::new(&format!("Lectern: {error}")).into();
+    for (key, value) in [("name", "INTERNAL"), ("code", "INTERNAL")] {
+        let _ = js_sys::Reflect::set(&js, &key.into(), &value.into());
+    }
+    js
+}
+
+/// The storage notice as the turn tells it.
+fn tell(turn: &mut Turn, notice: Notice) {
+    let code = match notice {
+        Notice::NotKept => NoticeCode::HistoryNotKept,
+        Notice::Reset => NoticeCode::HistoryReset,
+    };
+    // storage.rs still names its codes itself; they must be the core's.
+    debug_assert_eq!(code.as_str(), notice.code());
+    turn.notice(code, notice.message()).unwrap_or_else(out_of_turn);
+}
+
+/// The whole answer: the core's `Turn` decides and orders the events; this stores the
+/// question and the answer, streams from the endpoint and sends the events on.
 async fn run(
     state: Rc<RefCell<State>>,
     ask: Ask,
@@ -269,67 +278,36 @@ async fn run(
     failure: Option<RetrievalFailure>,
     events: Events,
 ) -> Result<JsValue, JsValue> {
-    let mut user = Message::new(new_id(), Role::User, &ask.question, now());
-    user.mode = Some(ask.mode);
-    user.selection = ask.selection.clone();
-    user.persona = Some(ask.persona.id().to_string());
+    let mut turn = Turn::new(ask);
     {
         let mut s = state.borrow_mut();
         s.stop(); // one answer at a time: a newer question stops the older one
         s.stop_requested = false;
-        s.conversation.push(user);
+        s.conversation.push(turn.question(new_id(), now()));
         s.save();
         if let Some(notice) = s.untold_notice() {
-            events.notice(notice);
+            tell(&mut turn, notice);
         }
     }
+    events.flush(&mut turn);
 
-    let finish = |outcome: Outcome| finish(&state, &ask, outcome, &events);
-    if let Some(failure) = failure {
-        if failure.code == "ABORTED" {
-            return finish(Outcome::Stopped {
-                text: String::new(),
-                sources: Vec::new(),
-                confidence: Confidence::None,
-                retrieved: 0,
-            });
-        }
-        let error = ChatError::retrieval(failure.message, failure.detail.or(Some(failure.code)));
-        return finish(Outcome::Failed {
-            error,
-            text: String::new(),
-            sources: Vec::new(),
-            confidence: Confidence::None,
-            retrieved: 0,
-        });
-    }
-    let retrieval = retrieval.unwrap_or_default();
-    let retrieved = retrieval.chunks.len();
-    let decided = {
+    let retrieval = match failure {
+        Some(failure) => Err(failure),
+        None => Ok(retrieval.unwrap_or_default()),
+    };
+    let next = {
         let s = state.borrow();
-        let history = s.conversation.history_for_llm();
-        plan(&ask, &retrieval, &history, &s.config, &s.site)
+        turn.retrieved(retrieval, &s.conversation.history_for_llm(), &s.config, &s.site)
     };
-    let (turns, sources, confidence, excerpts) = match decided {
-        Plan::Refuse { confidence, chunks_retrieved } => {
-            return finish(Outcome::Refused { confidence, retrieved: chunks_retrieved });
-        }
-        Plan::Extract { answer, sources, confidence } => {
-            events.emit(json!({ "type": "sources", "citations": sources }));
-            events.emit(json!({ "type": "token", "content": answer }));
-            return finish(Outcome::Extracted { text: answer, sources, confidence, retrieved, error: None });
-        }
-        Plan::Generate { turns, sources, confidence, excerpts } => (turns, sources, confidence, excerpts),
+    events.flush(&mut turn);
+    let turns = match next.map_err(internal)? {
+        Next::Conclude(outcome) => return finish(&state, turn, outcome, &events),
+        Next::Generate(turns) => turns,
     };
 
-    events.emit(json!({ "type": "status", "state": "generating" }));
-    events.emit(json!({ "type": "sources", "citations": sources }));
-    let controller = match AbortController::new() {
-        Ok(c) => c,
-        Err(_) => {
-            let error = ChatError::network("this browser cannot abort requests");
-            return finish(Outcome::Failed { error, text: String::new(), sources, confidence, retrieved });
-        }
+    let Ok(controller) = AbortController::new() else {
+        let outcome = turn.failed(ChatError::network("this browser cannot abort requests")).map_err(internal)?;
+        return finish(&state, turn, outcome, &events);
     };
     let (endpoint, headers, body, slow_after_ms, timeout_ms) = {
         let mut s = state.borrow_mut();
@@ -344,45 +322,39 @@ async fn run(
         )
     };
     let request = Request { endpoint: &endpoint, headers: &headers, body: &body, slow_after_ms, timeout_ms };
-    let mut listener = StreamListener { state: &state, events: &events, text: String::new() };
+    let mut listener = StreamListener { state: &state, events: &events, turn: &mut turn };
     let end = stream_completion(&request, &controller, &mut listener).await;
-    let text = listener.text;
     {
         let mut s = state.borrow_mut();
         if s.current.as_ref() == Some(&controller) {
             s.current = None;
         }
     }
-    match end {
-        StreamEnd::Done => {
-            let (answer, cited) = finish_answer(&text, &sources);
-            finish(Outcome::Generated { text: answer, sources: cited, confidence, retrieved })
-        }
-        StreamEnd::Stopped => finish(Outcome::Stopped { text, sources, confidence, retrieved }),
-        StreamEnd::Unreachable(error) => {
-            // No LLM to be had: the excerpts answer instead (SPEC's extractive mode).
-            events.emit(json!({ "type": "notice", "code": "LLM_UNAVAILABLE", "message": error.message }));
-            events.emit(json!({ "type": "token", "content": excerpts }));
-            finish(Outcome::Extracted { text: excerpts, sources, confidence, retrieved, error: Some(error) })
-        }
-        StreamEnd::Failed(error) => finish(Outcome::Failed { error, text, sources, confidence, retrieved }),
-    }
+    let outcome = match end {
+        StreamEnd::Done => turn.generated(),
+        StreamEnd::Stopped => turn.stopped(),
+        StreamEnd::Unreachable(error) => turn.unreachable(error),
+        StreamEnd::Failed(error) => turn.failed(error),
+    };
+    events.flush(&mut turn);
+    finish(&state, turn, outcome.map_err(internal)?, &events)
 }
 
 struct StreamListener<'a> {
     state: &'a Rc<RefCell<State>>,
     events: &'a Events,
-    text: String,
+    turn: &'a mut Turn,
 }
 
 impl Listener for StreamListener<'_> {
     fn slow(&mut self) {
-        self.events.emit(json!({ "type": "status", "state": "slow", "message": crate::chat::SLOW_MESSAGE }));
+        self.turn.slow().unwrap_or_else(out_of_turn);
+        self.events.flush(self.turn);
     }
 
     fn token(&mut self, text: &str) {
-        self.text.push_str(text);
-        self.events.emit(json!({ "type": "token", "content": text }));
+        self.turn.token(text).unwrap_or_else(out_of_turn);
+        self.events.flush(self.turn);
     }
 
     fn stop_requested(&self) -> bool {
@@ -390,106 +362,29 @@ impl Listener for StreamListener<'_> {
     }
 }
 
-enum Outcome {
-    Refused {
-        confidence: Confidence,
-        retrieved: usize,
-    },
-    Extracted {
-        text: String,
-        sources: Vec<SourceReference>,
-        confidence: Confidence,
-        retrieved: usize,
-        error: Option<ChatError>,
-    },
-    Generated {
-        text: String,
-        sources: Vec<SourceReference>,
-        confidence: Confidence,
-        retrieved: usize,
-    },
-    Stopped {
-        text: String,
-        sources: Vec<SourceReference>,
-        confidence: Confidence,
-        retrieved: usize,
-    },
-    Failed {
-        error: ChatError,
-        text: String,
-        sources: Vec<SourceReference>,
-        confidence: Confidence,
-        retrieved: usize,
-    },
-}
-
-/// Stores the assistant message for `outcome` and resolves (done) or rejects (error).
-fn finish(state: &Rc<RefCell<State>>, ask: &Ask, outcome: Outcome, events: &Events) -> Result<JsValue, JsValue> {
-    let (kind, status, text, sources, confidence, retrieved, error) = match outcome {
-        Outcome::Refused { confidence, retrieved } => (
-            AnswerKind::Refusal,
-            MessageStatus::Complete,
-            REFUSAL_MESSAGE.to_string(),
-            Vec::new(),
-            confidence,
-            retrieved,
-            None,
-        ),
-        Outcome::Extracted { text, sources, confidence, retrieved, error } => {
-            (AnswerKind::Extractive, MessageStatus::Complete, text, sources, confidence, retrieved, error)
-        }
-        Outcome::Generated { text, sources, confidence, retrieved } => {
-            (AnswerKind::Llm, MessageStatus::Complete, text, sources, confidence, retrieved, None)
-        }
-        Outcome::Stopped { text, sources, confidence, retrieved } => {
-            (AnswerKind::Llm, MessageStatus::Stopped, text, sources, confidence, retrieved, None)
-        }
-        Outcome::Failed { error, text, sources, confidence, retrieved } => {
-            (AnswerKind::Llm, MessageStatus::Error, text, sources, confidence, retrieved, Some(error))
-        }
-    };
-    let mut message = Message::new(new_id(), Role::Assistant, &text, now());
-    message.sources = Some(sources.clone());
-    message.confidence = Some(confidence);
-    message.kind = Some(kind);
-    message.status = Some(status);
-    message.error = error.as_ref().map(|e| MessageError::new(e.code, &e.message, &e.suggestion, e.detail.as_deref()));
+/// Stores the answer for `outcome`, then sends the final event and resolves (done) or
+/// rejects (error, with the partial answer).
+fn finish(state: &Rc<RefCell<State>>, mut turn: Turn, outcome: Outcome, events: &Events) -> Result<JsValue, JsValue> {
+    let conclusion = turn.conclude(outcome, new_id(), now());
     {
         let mut s = state.borrow_mut();
-        s.conversation.push(message.clone());
-        if let Some(notice) = s.save() {
-            events.notice(notice);
+        s.conversation.push(conclusion.message().clone());
+        s.save();
+        // Told once: were it left pending, the next question would tell it again.
+        if let Some(notice) = s.untold_notice() {
+            tell(&mut turn, notice);
         }
     }
-    let failed = status == MessageStatus::Error;
-    let response = Response {
-        answer: &message.content,
-        sources: &sources,
-        confidence,
-        mode_used: ask.mode,
-        chunks_retrieved: retrieved,
-        kind,
-        status,
-        suggestion: (kind == AnswerKind::Refusal).then_some(REFUSAL_SUGGESTION),
-        message: &message,
-    };
-    match (failed, error) {
-        (true, Some(error)) => {
-            let partial = (!message.content.is_empty()).then_some(message.content.as_str());
-            events.emit(json!({
-                "type": "error", "code": error.code.as_str(), "message": error.message, "suggestion": error.suggestion,
-                "detail": error.detail, "retryable": error.retryable, "partial": partial,
-            }));
-            let js: JsValue = chat_error(&error).into();
-            if let Some(partial) = partial {
+    turn.end(&conclusion).map_err(internal)?;
+    events.flush(&mut turn);
+    match &conclusion {
+        Conclusion::Answered(response) => to_js(response).map_err(JsValue::from),
+        Conclusion::Failed { error, .. } => {
+            let js: JsValue = chat_error(error).into();
+            if let Some(partial) = conclusion.partial() {
                 let _ = js_sys::Reflect::set(&js, &"partial".into(), &partial.into());
             }
             Err(js)
-        }
-        _ => {
-            let value = to_js(&response).map_err(JsValue::from)?;
-            events.emit(json!({ "type": "done", "response": serde_json::to_value(&response).unwrap_or_default() }));
-            Ok(value)
         }
     }
 }

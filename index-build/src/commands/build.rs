@@ -46,6 +46,9 @@ pub struct BuildSummary {
     pub total_bytes: u64,
     pub seconds: f64,
     pub skipped: usize,
+    /// The folders the pages were read from (every docs instance and version): what a dev
+    /// server watches to index again.
+    pub content_dirs: Vec<PathBuf>,
     /// The model folder the vectors came from (set by `run`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model_dir: Option<PathBuf>,
@@ -151,6 +154,11 @@ pub fn build_bundle(
         files,
         seconds: 0.0,
         skipped: report.skipped.len(),
+        content_dirs: report
+            .docs_instances
+            .iter()
+            .flat_map(|i| i.versions.iter().map(|v| v.content_dir.clone()))
+            .collect(),
         model_dir: None,
     })
 }

@@ -29,6 +29,10 @@ pub struct SiteArgs {
     /// Do not run Node on the config; read plain settings from its text.
     #[arg(long)]
     pub no_node: bool,
+    /// The site's config as JSON, summarised by docusaurus-plugin-lectern from the config
+    /// Docusaurus has loaded (its config-summary.js); the config file is then not evaluated.
+    #[arg(long, value_name = "FILE")]
+    pub site_config: Option<PathBuf>,
 }
 
 impl SiteArgs {
@@ -41,6 +45,7 @@ impl SiteArgs {
             route_base_path: self.route_base_path.clone(),
             versions: self.versions.clone(),
             skip_node: self.no_node,
+            site_config: self.site_config.clone(),
             ..Overrides::default()
         }
     }

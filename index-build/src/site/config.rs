@@ -15,8 +15,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The JavaScript that evaluates a config in Node; see the file's header.
-const NODE_EVALUATOR: &str = include_str!("node_config.js");
+/// The JavaScript that evaluates a config in Node: the summary (shared with the Docusaurus
+/// plugin, which passes the config it has loaded) and the evaluator; see their headers.
+const NODE_EVALUATOR: &str = concat!(
+    include_str!("../../../www/docusaurus-plugin-lectern/src/config-summary.js"),
+    "\n",
+    include_str!("node_config.js")
+);
 const RESULT_MARKER: &str = "__LECTERN_CONFIG__";
 const CONFIG_FILE_NAMES: &[&str] = &[
     "docusaurus.config.js",
@@ -41,6 +46,9 @@ pub const DEFAULT_DOCS_PLUGIN_ID: &str = "default";
 pub enum ConfigSource {
     /// The config was evaluated with Node.
     Evaluated { file: PathBuf, warnings: Vec<String> },
+    /// The config Docusaurus loaded, summarised by docusaurus-plugin-lectern
+    /// (`--site-config`): no evaluation here.
+    Loaded { file: PathBuf, summary: PathBuf },
     /// Node could not evaluate the config; simple `key: 'value'` settings
     /// were read from its text, everything else is Docusaurus' default.
     TextScan { file: PathBuf, reason: String },
@@ -257,6 +265,14 @@ fn read_config_file(file: &Path, overrides: &Overrides) -> Result<SiteConfig, Si
     let text = std::fs::read_to_string(file)
         .map_err(|source| SiteError::ConfigUnreadable { path: file.to_path_buf(), source })?;
     let site_dir = file.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    if let Some(summary) = &overrides.site_config {
+        let read = std::fs::read_to_string(summary).map_err(|e| e.to_string());
+        let json = read.and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()));
+        let json = json.map_err(|reason| SiteError::SiteConfigUnreadable { path: summary.clone(), reason })?;
+        let mut config = config_from_json(file, site_dir, &json);
+        config.source = ConfigSource::Loaded { file: file.to_path_buf(), summary: summary.clone() };
+        return Ok(config);
+    }
     let evaluated = if overrides.skip_node {
         Err("Node evaluation was turned off".to_string())
     } else {
@@ -608,6 +624,29 @@ export default config;
             other => panic!("{other:?}"),
         }
         assert_eq!(config.base_url, "/x/");
+    }
+
+    #[test]
+    fn a_summary_from_the_plugin_is_read_instead_of_evaluating_the_config() {
+        let dir = tempfile::tempdir().unwrap();
+        // A config Node could not even parse: with --site-config it is never evaluated.
+        std::fs::write(dir.path().join("docusaurus.config.js"), "this is not JavaScript").unwrap();
+        let summary = dir.path().join("site-config.json");
+        let json = r#"{"ok":true,"baseUrl":"/book/","url":"https://x.example","docs":[{"path":"guide","routeBasePath":"/"}],"navbar":[{"type":"docSidebar","label":"Guide"}],"warnings":[]}"#;
+        std::fs::write(&summary, json).unwrap();
+        let overrides = Overrides { site_config: Some(summary.clone()), ..Overrides::default() };
+        let config = discover(dir.path(), &overrides).unwrap();
+        assert!(
+            matches!(&config.source, ConfigSource::Loaded { summary: s, .. } if *s == summary),
+            "{:?}",
+            config.source
+        );
+        assert_eq!(config.base_url, "/book/");
+        assert_eq!(config.docs[0].path, PathBuf::from("guide"));
+        assert_eq!(config.docs[0].route_base_path, "/");
+        std::fs::write(&summary, "{").unwrap();
+        let err = discover(dir.path(), &overrides).unwrap_err().to_string();
+        assert!(err.contains("site config summary") && err.contains("--site-config"), "{err}");
     }
 
     #[test]

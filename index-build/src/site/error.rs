@@ -11,6 +11,11 @@ pub enum SiteError {
     #[error("config file {} does not exist", path.display())]
     ConfigNotFound { path: PathBuf },
 
+    #[error(
+        "cannot read the site config summary {} (written by docusaurus-plugin-lectern for --site-config): {reason}",
+        path.display()
+    )]
+    SiteConfigUnreadable { path: PathBuf, reason: String },
     #[error("cannot read config file {}: {source}", path.display())]
     ConfigUnreadable {
         path: PathBuf,

@@ -63,6 +63,9 @@ pub struct Overrides {
     pub versions: Option<Vec<String>>,
     /// Do not run Node on the config; read plain settings from its text.
     pub skip_node: bool,
+    /// The config as docusaurus-plugin-lectern summarised it from what Docusaurus loaded
+    /// (a JSON file); then the config file is not evaluated.
+    pub site_config: Option<PathBuf>,
     /// The Node binary (default: `node` on `PATH`).
     pub node_binary: Option<PathBuf>,
     /// Chunk size limits (default: 100–2000 characters).

@@ -1,8 +1,14 @@
-'use strict';
 // Evaluates a Docusaurus config (docusaurus.config.{js,mjs,cjs,ts,mts,cts})
 // and prints the values that decide the site's URLs as one JSON line after
-// a marker. Run by Lectern's index-build with `node -e`; the config path comes
-// in LECTERN_CONFIG_FILE and the working directory is the site folder.
+// a marker. Run by Lectern's index-build with `node -e`, after the plugin's
+// config-summary.js (which defines summarizeConfig: one definition for this
+// and for docusaurus-plugin-lectern, which passes the config Docusaurus has
+// loaded instead); the config path comes in LECTERN_CONFIG_FILE and the
+// working directory is the site folder.
+//
+// The stand-alone CLI keeps this evaluator rather than jiti: it also indexes
+// checkouts without node_modules (the eval corpora, CI), where every import a
+// config makes would fail under jiti, and here becomes a harmless stub.
 //
 // A config is often evaluated without its site's node_modules, so every
 // package or local file that fails to load becomes a harmless stub (a Proxy
@@ -382,117 +388,6 @@ function endOfType(code, from, stops) {
   return code.length;
 }
 
-// ---------------------------------------------------------------- summary
-
-function text(value) {
-  return typeof value === 'string' ? value : undefined;
-}
-
-function flag(value) {
-  return typeof value === 'boolean' ? value : undefined;
-}
-
-function texts(value) {
-  if (typeof value === 'string') return [value];
-  return Array.isArray(value) ? value.filter((item) => typeof item === 'string') : undefined;
-}
-
-function list(value) {
-  return Array.isArray(value) ? value : [];
-}
-
-function plainObject(value) {
-  return value && typeof value === 'object' && !isStub(value) ? value : null;
-}
-
-function nameOf(entry) {
-  if (typeof entry === 'string') return entry;
-  if (typeof entry === 'function' && !isStub(entry)) return entry.name || '';
-  return '';
-}
-
-function isClassicPreset(name) {
-  return name === 'classic' || /preset-classic/.test(name);
-}
-
-function isDocsPlugin(name) {
-  return name === 'content-docs' || /plugin-content-docs/.test(name) || name === 'pluginContentDocs';
-}
-
-function docsSummary(options, origin) {
-  const o = plainObject(options) || {};
-  const versions = {};
-  const versionOptions = plainObject(o.versions);
-  if (versionOptions) {
-    for (const [name, value] of Object.entries(versionOptions)) {
-      const v = plainObject(value);
-      if (v) versions[name] = { path: text(v.path), label: text(v.label) };
-    }
-  }
-  let numberPrefixParser = 'default';
-  if (o.numberPrefixParser === false) numberPrefixParser = 'disabled';
-  else if (typeof o.numberPrefixParser === 'function' && !isStub(o.numberPrefixParser)) numberPrefixParser = 'custom';
-  return {
-    origin,
-    id: text(o.id),
-    path: text(o.path),
-    routeBasePath: text(o.routeBasePath),
-    include: texts(o.include),
-    exclude: texts(o.exclude),
-    lastVersion: text(o.lastVersion),
-    versions,
-    onlyIncludeVersions: texts(o.onlyIncludeVersions),
-    includeCurrentVersion: flag(o.includeCurrentVersion),
-    disableVersioning: flag(o.disableVersioning),
-    numberPrefixParser,
-    remarkPlugins: list(o.remarkPlugins).length + list(o.beforeDefaultRemarkPlugins).length,
-  };
-}
-
-function summarize(config) {
-  const c = plainObject(config) || {};
-  const docs = [];
-  for (const entry of list(c.presets)) {
-    const [preset, options] = Array.isArray(entry) ? entry : [entry, undefined];
-    const name = nameOf(preset);
-    const presetOptions = plainObject(options) || {};
-    if (isClassicPreset(name)) {
-      if (presetOptions.docs !== false) docs.push(docsSummary(presetOptions.docs, `preset ${name}`));
-    } else if (plainObject(presetOptions.docs)) {
-      docs.push(docsSummary(presetOptions.docs, `preset ${name || '(unnamed)'}`));
-    }
-  }
-  for (const entry of list(c.plugins)) {
-    const [plugin, options] = Array.isArray(entry) ? entry : [entry, undefined];
-    const name = nameOf(plugin);
-    if (isDocsPlugin(name)) docs.push(docsSummary(options, `plugin ${name}`));
-  }
-  const navbar = [];
-  const themeConfig = plainObject(c.themeConfig) || {};
-  const navbarConfig = plainObject(themeConfig.navbar) || {};
-  const collect = (items) => {
-    for (const item of list(items)) {
-      const i = plainObject(item);
-      if (!i) continue;
-      navbar.push({ type: text(i.type), label: text(i.label), docsPluginId: text(i.docsPluginId), to: text(i.to) });
-      collect(i.items);
-    }
-  };
-  collect(navbarConfig.items);
-  const markdown = plainObject(c.markdown) || {};
-  return {
-    ok: true,
-    baseUrl: text(c.baseUrl),
-    url: text(c.url),
-    title: text(c.title),
-    trailingSlash: flag(c.trailingSlash),
-    markdownFormat: text(markdown.format),
-    docs,
-    navbar,
-    warnings,
-  };
-}
-
 function firstLine(error) {
   return String((error && error.message) || error).split('\n')[0];
 }
@@ -511,7 +406,7 @@ process.on('unhandledRejection', () => {});
     }
     if (typeof exported === 'function' && !isStub(exported)) exported = exported();
     exported = await exported;
-    result = summarize(exported);
+    result = summarizeConfig(exported, { isStub, warnings });
   } catch (error) {
     result = { ok: false, error: firstLine(error), warnings };
   }

@@ -88,12 +88,14 @@ function findCli(option, { siteDir = process.cwd(), env = process.env } = {}) {
 
 /**
  * Runs `lectern build <siteDir> --out <outDir> --json` with the site's own baseUrl and
- * trailingSlash; resolves with its JSON summary. The bundle folder is kept between builds,
+ * trailingSlash and, as `--site-config`, the summary of the config Docusaurus has loaded
+ * (so the CLI evaluates nothing); resolves with its JSON summary. The bundle folder is kept between builds,
  * so only changed sections are embedded again.
  */
-function runLecternBuild({ cli, siteDir, configPath, outDir, baseUrl, trailingSlash, extraArgs = [], log = console }) {
+function runLecternBuild({ cli, siteDir, configPath, siteConfigFile, outDir, baseUrl, trailingSlash, extraArgs = [], log = console }) {
   const args = ["build", siteDir, "--out", outDir, "--json"];
   if (configPath) args.push("--config", configPath);
+  if (siteConfigFile) args.push("--site-config", siteConfigFile);
   if (baseUrl) args.push("--base-url", baseUrl);
   if (typeof trailingSlash === "boolean") args.push("--trailing-slash", String(trailingSlash));
   args.push(...extraArgs);

@@ -15,6 +15,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { normalizeOptions, validateOptions, applyCoreRules, clientOptions, PLUGIN } = require("./options");
 const { loadRules } = require("./rules");
+const { summarizeConfig } = require("./config-summary");
 const { findCli, runLecternBuild } = require("./cli");
 const { findRuntimeDir, runtimeFiles, bundleFiles, LecternAssetsPlugin } = require("./assets");
 
@@ -46,6 +47,8 @@ async function pluginLectern(context, rawOptions) {
   const workDir = path.join(siteDir, "node_modules", ".cache", "lectern", options.id);
   /** Shared with the webpack plugin: what to emit at the next compilation. */
   const state = { files: [] };
+  /** The folders the last `lectern build` read pages from (every docs instance and version). */
+  let watched = [];
 
   return {
     name: PLUGIN,
@@ -56,17 +59,22 @@ async function pluginLectern(context, rawOptions) {
       if (indexing) {
         bundleDir = path.join(workDir, "bundle");
         fs.mkdirSync(workDir, { recursive: true });
+        // The config as Docusaurus loaded it: the CLI reads this instead of evaluating the file.
+        const siteConfigFile = path.join(workDir, "site-config.json");
+        fs.writeFileSync(siteConfigFile, JSON.stringify(summarizeConfig(siteConfig)));
         const t0 = Date.now();
         summary = await runLecternBuild({
           cli,
           siteDir,
           configPath: siteConfigPath,
+          siteConfigFile,
           outDir: bundleDir,
           baseUrl: siteConfig.baseUrl,
           trailingSlash: siteConfig.trailingSlash,
           extraArgs: options.buildArgs,
           log,
         });
+        watched = summary.content_dirs ?? [];
         log.info(
           `[lectern] indexed ${summary.pages} pages into ${summary.chunks} sections ` +
             `(${summary.embedded} embedded, ${summary.reused} reused) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
@@ -99,9 +107,10 @@ async function pluginLectern(context, rawOptions) {
     },
 
     getPathsToWatch() {
-      // Under `docusaurus start`, an edited page re-runs `lectern build` (incremental).
+      // Under `docusaurus start`, an edited page re-runs `lectern build` (incremental): the
+      // folders of the site's actual docs instances and versions, as the CLI read them.
       if (!indexing) return [];
-      return ["docs", "versioned_docs"].map((d) => path.join(siteDir, d, "**/*.{md,mdx}"));
+      return watched.map((dir) => path.join(path.resolve(siteDir, dir), "**/*.{md,mdx}"));
     },
   };
 }

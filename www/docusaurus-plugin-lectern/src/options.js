@@ -94,6 +94,7 @@ function checkStringList(options, name, { max = Infinity, maxChars = Infinity } 
 /**
  * Returns the options with defaults filled in, or throws an OptionsError naming the first
  * problem. `options` is what the site wrote in docusaurus.config (plus Docusaurus's `id`).
+ * @param {Record<string, any>} [input]
  */
 function normalizeOptions(input = {}) {
   if (input === null || typeof input !== "object" || Array.isArray(input)) {

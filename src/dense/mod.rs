@@ -14,6 +14,8 @@ mod graph_point;
 mod index;
 mod owners;
 mod quantized;
+#[cfg(any(test, feature = "bench-data"))]
+#[doc(hidden)]
 pub mod synthetic;
 mod top_k;
 

@@ -1,5 +1,6 @@
 //! Seeded synthetic embeddings and an f32 brute-force reference, for tests and benchmarks.
-//! Small and dependency-free so it costs nothing in wasm unless called (it then links out).
+//! Not public API: compiled for this crate's tests and, through the `bench-data` feature
+//! (which the dev-dependency on this crate turns on), for examples/bench_dense.rs.
 
 use super::dot::dot_f32;
 use super::top_k::TopK;

@@ -22,7 +22,7 @@ use web_sys::AbortController;
 // beside it in pkg/.
 #[wasm_bindgen(typescript_custom_section)]
 const CHAT_TYPES: &str = r#"
-import type { ChatEvent, ChatOptions, ChatResponse, ChatRules, Conversation } from "./chat.js";
+import type { ChatConfig, ChatEvent, ChatResponse, ChatRules, Conversation } from "./chat.js";
 "#;
 
 #[wasm_bindgen]

@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 
 /// The options with defaults filled in, or the `INVALID_CONFIG` error the browser would
 /// raise for them (message naming the option, what was given and what is expected).
-#[wasm_bindgen(js_name = validateConfig, unchecked_return_type = "ChatOptions")]
+#[wasm_bindgen(js_name = validateConfig, unchecked_return_type = "ChatConfig")]
 pub fn validate_config(options: JsValue) -> Result<JsValue, JsError> {
     let config = ChatConfig::from_json(&json_of(&options)?).map_err(|e| chat_error(&e))?;
     to_js(&config)

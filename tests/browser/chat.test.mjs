@@ -270,7 +270,7 @@ test("a configuration carrying an API key is refused, saying why", async (t) => 
     assert.match(createError.message, /looks like a secret.*proxy/);
   }
   const { createError } = await run(t, { chat: { endpiont: llm.endpoint }, steps: [] });
-  assert.match(createError?.message ?? "", /unknown chat option `endpiont`/);
+  assert.match(createError?.message ?? "", /unknown chat option "endpiont". Did you mean "endpoint"\?/);
 });
 
 test("the conversation survives a reload of the tab, not a new tab, and can be cleared", async (t) => {

@@ -22,11 +22,11 @@ export interface ChatRules {
   /** SPEC.md §3's fixed texts. */
   messages: { refusal: string; refusalSuggestion: string; emptyAnswer: string; slow: string };
   /** Every option's default. */
-  defaults: ChatOptions;
+  defaults: ChatConfig;
 }
 
 /** Every chat option with its default filled in (what validateConfig returns). */
-export interface ChatOptions {
+export interface ChatConfig {
   endpoint: string | null;
   headers: Record<string, string>;
   model: string | null;
@@ -43,7 +43,7 @@ export interface ChatOptions {
 /** The options with their defaults, or the INVALID_CONFIG LecternError that
  * LecternChat.create would reject them with (the core's check; the Docusaurus plugin runs
  * the same one at build time). */
-export declare function validateConfig(options: Partial<ChatOptions>): Promise<ChatOptions>;
+export declare function validateConfig(options: Partial<Omit<ChatOptions, "lectern">>): Promise<ChatConfig>;
 /** The personas, length limits, fixed answer texts and option defaults. */
 export declare function chatRules(): Promise<ChatRules>;
 

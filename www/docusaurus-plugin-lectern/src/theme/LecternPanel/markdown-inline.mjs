@@ -34,7 +34,7 @@ export function safeHref(raw) {
   if (scheme) {
     if (!/^[a-z][a-z0-9+.-]*$/i.test(scheme[1]) || !SAFE_SCHEMES.has(scheme[1].toLowerCase())) return null;
   }
-  if (/^\\/.test(url)) return null; // "\\evil" is "//evil" to some parsers
+  if (/^\/?\\/.test(url)) return null; // "\\evil" and "/\\evil" are "//evil" (another site) to browsers
   return url;
 }
 
@@ -132,6 +132,14 @@ function closingDelimiter(text, delim, from) {
   return -1;
 }
 
+/**
+ * A link's label: a citation or link inside it is shown as its text, since a link inside a
+ * link is invalid HTML and the reader cannot tell which one a click follows.
+ */
+function linkLabel(nodes) {
+  return nodes.flatMap((n) => (n.type === "cite" ? [{ type: "text", value: n.raw }] : n.type === "link" ? linkLabel(n.children) : n.children ? [{ ...n, children: linkLabel(n.children) }] : [n]));
+}
+
 /** Parses inline Markdown into inline nodes. */
 export function parseInline(text) {
   const out = [];
@@ -189,7 +197,7 @@ export function parseInline(text) {
       const close = closingBracket(text, i);
       const dest = close !== -1 ? linkDestination(text, close + 1) : null;
       if (dest) {
-        push({ type: "link", href: safeHref(dest.url), children: parseInline(text.slice(i + 1, close)) });
+        push({ type: "link", href: safeHref(dest.url), children: linkLabel(parseInline(text.slice(i + 1, close))) });
         i = dest.end;
         continue;
       }

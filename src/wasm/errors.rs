@@ -42,15 +42,35 @@ impl Code {
     }
 
     fn suggestion(self) -> &'static str {
-        match self {
-            Code::InvalidOptions | Code::InvalidArgument => "Check the arguments against the documented API.",
-            Code::IndexUnavailable => "Reload the page; if it persists, the site's search index needs rebuilding.",
-            Code::ModelUnavailable | Code::ModelMismatch => {
-                "Search still works by keywords; reload the page to retry loading the model."
-            }
-            Code::TextUnavailable => "Reload the page; the section's text could not be loaded.",
-        }
+        suggestion_for(self.as_str())
     }
+}
+
+/// Every code the retrieval API raises (the core's, and the JS layer's ABORTED,
+/// WORKER_CRASHED and INTERNAL) with the suggestion a reader can act on: the one table.
+/// scripts/build-pkg.sh generates pkg/error-codes.js from it (`errorSuggestions`), so no JS
+/// file writes a suggestion of its own.
+pub const SUGGESTIONS: [(&str, &str); 9] = [
+    ("INVALID_OPTIONS", "Check the arguments against the documented API."),
+    ("INVALID_ARGUMENT", "Check the arguments against the documented API."),
+    ("INDEX_UNAVAILABLE", "Reload the page; if it persists, the site's search index needs rebuilding."),
+    ("MODEL_UNAVAILABLE", "Search still works by keywords; reload the page to retry loading the model."),
+    ("MODEL_MISMATCH", "Search still works by keywords; the site must serve the model its index was built with."),
+    ("TEXT_UNAVAILABLE", "Reload the page; the section's text could not be loaded."),
+    ("ABORTED", "A newer question replaced this one."),
+    ("WORKER_CRASHED", "Try again: the search worker was restarted."),
+    ("INTERNAL", "Reload the page."),
+];
+
+fn suggestion_for(code: &str) -> &'static str {
+    SUGGESTIONS.iter().find(|(c, _)| *c == code).map_or("", |(_, s)| s)
+}
+
+/// The table of codes and suggestions, `{ CODE: suggestion }`.
+#[wasm_bindgen(js_name = errorSuggestions, unchecked_return_type = "Record<string, string>")]
+pub fn error_suggestions() -> Result<JsValue, JsError> {
+    let table: std::collections::BTreeMap<&str, &str> = SUGGESTIONS.into_iter().collect();
+    super::convert::to_js(&table)
 }
 
 /// Builds the JS error for `code` with `message`; `detail` names the exact cause.

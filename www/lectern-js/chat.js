@@ -18,7 +18,7 @@ let runtime = null;
 function loadRuntime() {
   runtime ??= initChat({ module_or_path: new URL(`./${CHAT_WASM_FILE}`, import.meta.url) }).catch((e) => {
     runtime = null;
-    throw new LecternError({ code: "INTERNAL", message: `the chat module failed to load: ${e?.message ?? e}`, suggestion: "Reload the page." });
+    throw new LecternError({ code: "INTERNAL", message: `the chat module failed to load: ${e?.message ?? e}` });
   });
   return runtime;
 }

@@ -7,17 +7,14 @@
 // `open` resolves once keyword (lexical) search works; the model loads in the background
 // and search switches to hybrid when it is ready (`whenHybrid()`, progress events).
 
+import { SUGGESTIONS } from "./error-codes.js";
+
 // SPEC.md §2's length limits are the core's: the worker validates, and a UI reads them
 // from `chatRules()` (chat.js) or, in the Docusaurus plugin, from its global data.
 
 /** How often a crashed worker is restarted before searches fail for good. */
 const MAX_RESTARTS = 3;
 
-const SUGGESTIONS = {
-  ABORTED: "A newer question replaced this one.",
-  WORKER_CRASHED: "Try again: the search worker was restarted.",
-  INVALID_ARGUMENT: "Check the arguments against the documented API.",
-};
 
 /** Every failure of this API: `code` is stable (SPEC.md §3 plus ABORTED, WORKER_CRASHED,
  * MODEL_MISMATCH, TEXT_UNAVAILABLE, INVALID_OPTIONS, INVALID_ARGUMENT, INTERNAL). A

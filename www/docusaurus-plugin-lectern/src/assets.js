@@ -9,7 +9,7 @@ const path = require("node:path");
 const { PLUGIN } = require("./options");
 
 /** Files the widget imports or the runtime needs by name. */
-const RUNTIME_REQUIRED = ["index.js", "worker.js", "chat.js", "wasm-file.js"];
+const RUNTIME_REQUIRED = ["index.js", "worker.js", "chat.js", "wasm-file.js", "error-codes.js"];
 
 /**
  * The browser runtime's folder: the "runtimeDir" option, else $LECTERN_RUNTIME_DIR, else the

@@ -16,7 +16,7 @@ function tempSite(t) {
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const runtime = path.join(dir, "runtime");
   fs.mkdirSync(runtime);
-  for (const f of ["index.js", "worker.js", "chat.js", "lectern.js"]) fs.writeFileSync(path.join(runtime, f), "// stand-in\n");
+  for (const f of ["index.js", "worker.js", "chat.js", "lectern.js", "error-codes.js"]) fs.writeFileSync(path.join(runtime, f), "// stand-in\n");
   // The chat module is the real one (pkg/, scripts/build-pkg.sh): the plugin checks the
   // chat options with it at startup.
   const chatWasm = /CHAT_WASM_FILE\s*=\s*"([^"]+)"/.exec(fs.readFileSync(path.join(PKG, "wasm-file.js"), "utf8"))[1];

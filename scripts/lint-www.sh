@@ -13,13 +13,7 @@ if [ ! -f pkg/index.d.ts ] || [ ! -f pkg/chat.d.ts ] || [ ! -f pkg/lectern.d.ts 
   exit 1
 fi
 
-stamp="$tools/node_modules/.lectern-lock.sha256"
-want="$(sha256sum "$tools/package-lock.json" | cut -d' ' -f1)"
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  step "lint-www: npm ci"
-  (cd "$tools" && NO_UPDATE_NOTIFIER=1 npm ci --no-audit --no-fund --loglevel=error)
-  echo "$want" >"$stamp"
-fi
+npm_ci "$tools"
 
 step "lint-www: tsc --checkJs (www/docusaurus-plugin-lectern/src)"
 "$tools/node_modules/.bin/tsc" -p "$tools/tsconfig.json"

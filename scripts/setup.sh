@@ -41,16 +41,6 @@ setup_model() {
 }
 
 # npm ci only when the lockfile changed since the last install (npm ci always deletes node_modules).
-npm_ci() {
-  local dir="$1" stamp="$1/node_modules/.lectern-lock.sha256" want
-  want="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
-  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-    echo "setup: npm ci in ${dir#"$LECTERN_ROOT"/}"
-    (cd "$dir" && NO_UPDATE_NOTIFIER=1 npm ci --no-audit --no-fund --loglevel=error)
-    echo "$want" >"$stamp"
-  fi
-}
-
 setup_node() {
   npm_ci "$LECTERN_ROOT/www/example"
 }

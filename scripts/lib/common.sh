@@ -17,6 +17,18 @@ CHROMIUM_FLAGS=(--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usag
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
+# npm_ci DIR: `npm ci` in DIR when its package-lock.json changed since the last install
+# (a stamp in node_modules), so re-runs cost nothing.
+npm_ci() {
+  local dir="$1" stamp="$1/node_modules/.lectern-lock.sha256" want
+  want="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    echo "npm ci in ${dir#"$LECTERN_ROOT"/}"
+    (cd "$dir" && NO_UPDATE_NOTIFIER=1 npm ci --no-audit --no-fund --loglevel=error)
+    echo "$want" >"$stamp"
+  fi
+}
+
 # A free TCP port on 127.0.0.1.
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 

@@ -42,12 +42,7 @@ if [ "${LECTERN_SKIP_PKG_BUILD:-}" != 1 ] || [ ! -f pkg/wasm-file.js ]; then
 fi
 
 step "browser tests: npm ci"
-stamp="$here/node_modules/.lectern-lock.sha256"
-want="$(sha256sum "$here/package-lock.json" | cut -d' ' -f1)"
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  (cd "$here" && NO_UPDATE_NOTIFIER=1 npm ci --no-audit --no-fund --loglevel=error)
-  echo "$want" >"$stamp"
-fi
+npm_ci "$here"
 
 step "browser tests: Playwright in headless Chromium"
 LECTERN_BROWSER_ASSETS="$assets" LECTERN_PKG_DIR="$LECTERN_ROOT/pkg" \

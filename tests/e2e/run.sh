@@ -25,13 +25,7 @@ export LECTERN_BIN
 
 if [ "${LECTERN_SKIP_PKG_BUILD:-}" != 1 ] || [ ! -f pkg/chat.js ]; then scripts/build-pkg.sh; fi
 
-stamp="$here/node_modules/.lectern-lock.sha256"
-want="$(sha256sum "$here/package-lock.json" | cut -d' ' -f1)"
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  step "e2e: npm ci"
-  (cd "$here" && NO_UPDATE_NOTIFIER=1 npm ci --no-audit --no-fund --loglevel=error)
-  echo "$want" >"$stamp"
-fi
+npm_ci "$here"
 
 build_site() { # OUT_DIR LOG [docusaurus args...]
   local out="$1" log="$2"

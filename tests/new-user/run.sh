@@ -25,7 +25,7 @@ parts=("$@")
 
 step "new user: the npm packages (scripts/pack.sh --wasi)"
 scripts/pack.sh --wasi
-(cd tests/e2e && [ -d node_modules/playwright-core ] || NO_UPDATE_NOTIFIER=1 npm ci --no-audit --no-fund --loglevel=error)
+npm_ci tests/e2e # its playwright-core drives Chromium
 
 rm -rf "$work"
 mkdir -p "$work/bin" "$work/home" "$work/tarballs"

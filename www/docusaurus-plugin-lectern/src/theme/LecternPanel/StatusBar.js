@@ -25,15 +25,20 @@ function ModelStatus({ state, onRetryIndex }) {
     );
   }
   if (state.phase === 'error') {
+    // A configuration the core refuses (the site build checks it, so only a hand-edited
+    // build gets here) is not the index's fault, and trying again cannot help.
+    const config = state.error?.code === 'INVALID_CONFIG';
     return (
-      <div className="lectern-status lectern-status--error" role="alert">
+      <div className="lectern-status lectern-status--error" role="alert" data-lectern-error={state.error?.code}>
         <p>
-          <strong>{s.indexFailed}</strong> {state.error?.message}
+          <strong>{config ? s.configInvalid : s.indexFailed}</strong> {state.error?.message}
         </p>
-        <button type="button" className="lectern-button" onClick={onRetryIndex}>
-          <Icon name="retry" />
-          {s.tryAgain}
-        </button>
+        {!config && (
+          <button type="button" className="lectern-button" onClick={onRetryIndex}>
+            <Icon name="retry" />
+            {s.tryAgain}
+          </button>
+        )}
       </div>
     );
   }

@@ -46,6 +46,7 @@ export function strings() {
     modelInit: translate({ id: 'lectern.status.modelInit', message: 'Preparing the language model… keyword search already works.' }),
     modelFailed: translate({ id: 'lectern.status.modelFailed', message: 'Semantic search is unavailable; answers use keyword search.' }),
     indexFailed: translate({ id: 'lectern.status.indexFailed', message: 'The search index could not be loaded.' }),
+    configInvalid: translate({ id: 'lectern.status.configInvalid', message: 'This site’s chat is misconfigured, so questions cannot be answered.' }),
     tryAgain: translate({ id: 'lectern.action.tryAgain', message: 'Try again' }),
     refusalTitle: translate({ id: 'lectern.answer.refusal', message: 'Not in this site', description: 'Label of an answer where the site has nothing on the question' }),
     extractive: translate({ id: 'lectern.answer.extractive', message: 'Excerpts from the pages', description: 'Label of an answer made of quoted sentences, without an LLM' }),

@@ -43,7 +43,12 @@ test(`${label}: Ctrl+I, a question about the page, an answer whose citations lan
   await page.waitForSelector("[data-lectern-hydrated]", { state: "attached", timeout: 60_000 });
   await page.keyboard.press("Control+I");
   await page.waitForSelector(".lectern-panel textarea", { timeout: 30_000 });
-  assert.equal(await page.evaluate(() => document.activeElement?.tagName), "TEXTAREA", "Ctrl+I puts the focus in the question box");
+  // The panel focuses the box on the next frame; under `docusaurus start` (React's dev
+  // build, the panel chunk compiled on demand) that frame can come a little later.
+  const focused = await page
+    .waitForFunction(() => document.activeElement?.tagName === "TEXTAREA", null, { timeout: 5000 })
+    .then(() => "TEXTAREA", () => page.evaluate(() => document.activeElement?.tagName));
+  assert.equal(focused, "TEXTAREA", "Ctrl+I puts the focus in the question box");
   await page.keyboard.type(QUESTION);
   await page.keyboard.press("Enter");
 

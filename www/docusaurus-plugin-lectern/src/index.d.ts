@@ -109,7 +109,7 @@ export interface LoadedContent {
   files: string[];
 }
 
-declare function pluginLectern(context: LoadContext, options: PluginOptions): Plugin<LoadedContent>;
+declare function pluginLectern(context: LoadContext, options: PluginOptions): Promise<Plugin<LoadedContent>>;
 export default pluginLectern;
 export declare function validateOptions(context: OptionValidationContext<Options, PluginOptions>): PluginOptions;
 export declare function getSwizzleConfig(): { components: Record<string, { actions: Record<string, "safe" | "unsafe" | "forbidden">; description: string }> };

@@ -9,24 +9,20 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { startServer } from "./server.mjs";
+import { chromiumLaunchOptions } from "../../scripts/lib/chromium.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const ASSETS = process.env.LECTERN_BROWSER_ASSETS;
 const PKG = process.env.LECTERN_PKG_DIR ?? path.join(here, "../../pkg");
 if (!ASSETS) throw new Error("LECTERN_BROWSER_ASSETS is not set: run tests/browser/run.sh");
 
-// Debian's Chromium, as root, on a machine with no outside network.
-const CHROMIUM_ARGS = [
-  "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-];
 
 /** Starts the server and Chromium for this test file; the getters work inside tests. */
 export function useBrowser() {
   const env = { server: null, browser: null };
   before(async () => {
     env.server = await startServer({ pkgDir: PKG, pageDir: path.join(here, "page"), bundleDir: path.join(ASSETS, "bundle") });
-    env.browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+    env.browser = await chromium.launch(chromiumLaunchOptions());
   });
   after(async () => {
     await env.browser?.close();

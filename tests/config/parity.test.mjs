@@ -10,6 +10,7 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { startSiteServer } from "../e2e/server.mjs";
+import { chromiumLaunchOptions } from "../../scripts/lib/chromium.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, "..", "..");
@@ -19,16 +20,12 @@ const { normalizeOptions, applyCoreRules } = require("../../www/docusaurus-plugi
 const { loadRules } = require("../../www/docusaurus-plugin-lectern/src/rules.js");
 const { cases } = JSON.parse(readFileSync(path.join(here, "cases.json"), "utf8"));
 const pkg = path.join(root, "pkg");
-const CHROMIUM_ARGS = [
-  "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-];
 
 let rules, site, browser, page;
 before(async () => {
   rules = await loadRules(pkg);
   site = await startSiteServer({ root: pkg });
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+  browser = await chromium.launch(chromiumLaunchOptions());
   page = await browser.newPage();
   await page.goto(`${site.origin}/package.json`);
 });

@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { startSiteServer } from "./server.mjs";
 import { startLlmServer } from "../../scripts/llm-server/server.mjs";
+import { chromiumLaunchOptions } from "../../scripts/lib/chromium.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const SITE = process.env.LECTERN_E2E_SITE;
@@ -20,11 +21,6 @@ export const ARTIFACTS = process.env.LECTERN_E2E_ARTIFACTS ?? path.join(here, "a
 if (!SITE) throw new Error("LECTERN_E2E_SITE is not set: run tests/e2e/run.sh");
 mkdirSync(ARTIFACTS, { recursive: true });
 
-// Debian's Chromium, as root, on a machine with no outside network (scripts/lib/common.sh).
-export const CHROMIUM_ARGS = [
-  "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-];
 
 export const QUESTION = "How do ROS 2 nodes discover each other?";
 
@@ -35,7 +31,7 @@ export function useEnvironment({ tokenDelayMs = 12 } = {}) {
     env.site = await startSiteServer({ root: SITE });
     env.llm = await startLlmServer({ tokenDelayMs });
     env.site.setUpstream(env.llm.url);
-    env.browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+    env.browser = await chromium.launch(chromiumLaunchOptions());
   });
   after(async () => {
     await env.browser?.close();

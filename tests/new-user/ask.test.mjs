@@ -12,15 +12,11 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { chromiumLaunchOptions } from "../../scripts/lib/chromium.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // The e2e tests' pinned playwright-core drives Debian's Chromium.
 const { chromium } = createRequire(path.join(here, "../e2e/package.json"))("playwright-core");
-// Debian's Chromium as root on a machine with no outside network (scripts/lib/common.sh).
-const CHROMIUM_ARGS = [
-  "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-];
 
 const origin = process.env.LECTERN_NU_ORIGIN;
 const pagePath = process.env.LECTERN_NU_PAGE ?? "/docs/intro";
@@ -31,7 +27,7 @@ if (!origin) throw new Error("LECTERN_NU_ORIGIN is not set: run tests/new-user/r
 const QUESTION = "What version of Node do I have to install before I begin?";
 
 test(`${label}: Ctrl+I, a question about the page, an answer whose citations land on their sections`, { timeout: 180_000 }, async (t) => {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch(chromiumLaunchOptions());
   t.after(() => browser.close());
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();

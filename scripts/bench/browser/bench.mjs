@@ -27,6 +27,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { startServer } from "./server.mjs";
+import { chromiumLaunchOptions } from "../../lib/chromium.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../../..");
@@ -70,11 +71,6 @@ const cfg = {
 };
 const TJS_DIST = path.join(here, "node_modules/@huggingface/transformers/dist");
 const ORT_DIST = path.join(here, "node_modules/onnxruntime-web/dist");
-// Debian's Chromium, as root, on a machine with no outside network (scripts/lib/common.sh).
-const CHROMIUM_ARGS = [
-  "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-];
 
 // ---- inputs ------------------------------------------------------------------------------
 
@@ -426,7 +422,7 @@ async function main() {
     ...["config.json", "tokenizer_config.json", "tokenizer.json", "onnx/model_quantized.onnx"].map((f) => `/models/all-minilm-l6-v2/${f}`),
   ]);
 
-  browser = await chromium.launch({ executablePath: cfg.chromium, headless: true, args: CHROMIUM_ARGS });
+  browser = await chromium.launch({ ...chromiumLaunchOptions(), executablePath: cfg.chromium });
   browserCdp = await browser.newBrowserCDPSession();
   const results = { config: { ...cfg, chromium: browser.version(), cpus: os.cpus().length, questions: QUESTIONS.length, coldQuestion: COLD_QUESTION }, when: new Date().toISOString() };
 

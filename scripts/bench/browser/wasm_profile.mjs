@@ -13,6 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { startServer } from "./server.mjs";
+import { chromiumLaunchOptions } from "../../lib/chromium.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../../..");
@@ -54,12 +55,7 @@ async function main() {
     modelDir: env.LECTERN_MODEL_DIR,
     cacheDir: path.join(env.LECTERN_CACHE ?? path.join(os.homedir(), ".cache/lectern"), "bench-browser/encoded"),
   });
-  const browser = await chromium.launch({
-    executablePath: env.CHROMIUM ?? "/usr/bin/chromium",
-    headless: true,
-    args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions(env));
   try {
     const cdp = await browser.newBrowserCDPSession();
     for (const name of Object.keys(pkgs)) for (const [label, text, RUNS] of CASES) {

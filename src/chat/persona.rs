@@ -14,9 +14,14 @@ pub enum Persona {
 }
 
 impl Persona {
-    /// SPEC.md's four, in its order (`General` is the default and not listed).
-    pub const SPEC: [Persona; 4] =
-        [Persona::Beginner, Persona::SoftwareEngineer, Persona::RoboticsStudent, Persona::AiResearcher];
+    /// Every persona a reader can pick: `General` first, then SPEC.md's four.
+    pub const ALL: [Persona; 5] = [
+        Persona::General,
+        Persona::Beginner,
+        Persona::SoftwareEngineer,
+        Persona::RoboticsStudent,
+        Persona::AiResearcher,
+    ];
 
     pub fn id(self) -> &'static str {
         match self {
@@ -57,7 +62,7 @@ impl Persona {
 
     /// The persona with this id; an unknown id is an error the caller reports.
     pub fn from_id(id: &str) -> Option<Persona> {
-        std::iter::once(Persona::General).chain(Persona::SPEC).find(|p| p.id() == id)
+        Persona::ALL.into_iter().find(|p| p.id() == id)
     }
 }
 
@@ -67,7 +72,7 @@ mod tests {
 
     #[test]
     fn ids_round_trip_and_serde_uses_them() {
-        for p in std::iter::once(Persona::General).chain(Persona::SPEC) {
+        for p in Persona::ALL {
             assert_eq!(Persona::from_id(p.id()), Some(p));
             assert_eq!(serde_json::to_string(&p).ok(), Some(format!("\"{}\"", p.id())));
         }

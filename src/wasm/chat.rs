@@ -104,9 +104,8 @@ impl Chat {
         let request: AskRequest = from_js(request)?;
         let ask = to_ask(&request).map_err(invalid_error)?;
         if let Some(persona) = request.persona.as_deref().filter(|p| Persona::from_id(p).is_none()) {
-            let message = format!(
-                "unknown persona `{persona}` (general, beginner, software_engineer, robotics_student, ai_researcher)"
-            );
+            let ids: Vec<&str> = Persona::ALL.iter().map(|p| p.id()).collect();
+            let message = format!("unknown persona `{persona}` ({})", ids.join(", "));
             return Err(chat_error(&ChatError::invalid_config(message)));
         }
         self.state.borrow_mut().limiter.admit(js_sys::Date::now()).map_err(invalid_error)?;

@@ -55,10 +55,8 @@ struct Rules {
 /// option's default.
 #[wasm_bindgen(unchecked_return_type = "ChatRules")]
 pub fn rules() -> Result<JsValue, JsError> {
-    let personas = std::iter::once(Persona::General)
-        .chain(Persona::SPEC)
-        .map(|p| PersonaInfo { id: p.id(), name: p.name(), modifier: p.modifier() })
-        .collect();
+    let personas =
+        Persona::ALL.into_iter().map(|p| PersonaInfo { id: p.id(), name: p.name(), modifier: p.modifier() }).collect();
     to_js(&Rules {
         personas,
         limits: Limits {

@@ -38,6 +38,13 @@ function findRuntimeDir({ option, siteDir, env = process.env }) {
   return dir;
 }
 
+/** The content-hashed wasm modules that the runtime's generated wasm-file.js names:
+ * `{ WASM_FILE, CHAT_WASM_FILE }`. */
+function wasmFileNames(dir) {
+  const text = fs.readFileSync(path.join(dir, "wasm-file.js"), "utf8");
+  return Object.fromEntries([...text.matchAll(/export const (\w+)\s*=\s*"([^"]+\.wasm)"/g)].map((m) => [m[1], m[2]]));
+}
+
 /** Every runtime file the browser may load: the top-level .js and .wasm files. */
 function runtimeFiles(dir) {
   const files = fs
@@ -45,7 +52,7 @@ function runtimeFiles(dir) {
     .filter((e) => e.isFile() && /\.(m?js|wasm)$/.test(e.name) && !e.name.endsWith(".d.ts"))
     .map((e) => e.name);
   // wasm-file.js names the content-hashed wasm modules (retrieval, chat): each must be here.
-  const named = [...fs.readFileSync(path.join(dir, "wasm-file.js"), "utf8").matchAll(/=\s*"([^"]+\.wasm)"/g)].map((m) => m[1]);
+  const named = Object.values(wasmFileNames(dir));
   const missing = named.length ? named.filter((f) => !files.includes(f)) : ["(none named)"];
   if (missing.length) {
     throw new Error(`[${PLUGIN}] the Lectern browser runtime in ${dir} lacks the wasm module ${missing.join(", ")} that wasm-file.js names: rebuild it (scripts/build-pkg.sh).`);
@@ -100,4 +107,4 @@ class LecternAssetsPlugin {
   }
 }
 
-module.exports = { findRuntimeDir, runtimeFiles, bundleFiles, LecternAssetsPlugin, RUNTIME_REQUIRED };
+module.exports = { findRuntimeDir, runtimeFiles, wasmFileNames, bundleFiles, LecternAssetsPlugin, RUNTIME_REQUIRED };

@@ -7,11 +7,11 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
+const { wasmFileNames } = require("./assets");
 
 /** Loads the chat module of the runtime in `runtimeDir`: `{ validateConfig, rules }`. */
 async function loadRules(runtimeDir) {
-  const names = fs.readFileSync(path.join(runtimeDir, "wasm-file.js"), "utf8");
-  const wasmFile = /CHAT_WASM_FILE\s*=\s*"([^"]+)"/.exec(names)?.[1];
+  const wasmFile = wasmFileNames(runtimeDir).CHAT_WASM_FILE;
   if (!wasmFile) throw new Error(`the Lectern browser runtime in ${runtimeDir} names no chat module (wasm-file.js): rebuild or reinstall it.`);
   const glue = await import(pathToFileURL(path.join(runtimeDir, "lectern_chat.js")).href);
   glue.initSync({ module: fs.readFileSync(path.join(runtimeDir, wasmFile)) });

@@ -8,6 +8,7 @@ const os = require("node:os");
 const path = require("node:path");
 const plugin = require("../src/index");
 const { findCli } = require("../src/cli");
+const { wasmFileNames } = require("../src/assets");
 
 const PKG = path.join(__dirname, "..", "..", "..", "pkg");
 
@@ -19,7 +20,7 @@ function tempSite(t) {
   for (const f of ["index.js", "worker.js", "chat.js", "lectern.js", "error-codes.js"]) fs.writeFileSync(path.join(runtime, f), "// stand-in\n");
   // The chat module is the real one (pkg/, scripts/build-pkg.sh): the plugin checks the
   // chat options with it at startup.
-  const chatWasm = /CHAT_WASM_FILE\s*=\s*"([^"]+)"/.exec(fs.readFileSync(path.join(PKG, "wasm-file.js"), "utf8"))[1];
+  const chatWasm = wasmFileNames(PKG).CHAT_WASM_FILE;
   for (const f of ["lectern_chat.js", chatWasm]) fs.copyFileSync(path.join(PKG, f), path.join(runtime, f));
   fs.writeFileSync(path.join(runtime, "wasm-file.js"), `export const WASM_FILE = "lectern_bg.0123456789ab.wasm";\nexport const CHAT_WASM_FILE = "${chatWasm}";\n`);
   fs.writeFileSync(path.join(runtime, "lectern_bg.0123456789ab.wasm"), "");

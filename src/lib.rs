@@ -2,16 +2,17 @@
 //! reader's browser). It knows nothing of the DOM; the `wasm` module is a thin facade over it.
 //!
 //! With the default `retrieval` feature it embeds, indexes and searches. The chat layer
-//! (`query`, `chat`, and `lexical` for extractive answers) is always there; in wasm, the
-//! `chat` feature exports it, and `--no-default-features --features chat` is the small
-//! module a page loads on its own thread while retrieval runs in a worker.
+//! (`query`, `chat`, and `lexical` for extractive answers) is always there. In wasm, two
+//! modules are built from it: `chat` + `search` is the small core the page (chat) and the
+//! worker (keyword and vector search) both run; `embed` is the embedder the worker adds
+//! later, so keyword answers never wait for tract.
 
-#[cfg(feature = "retrieval")]
+#[cfg(feature = "search")]
 pub mod bundle;
 pub mod chat;
-#[cfg(feature = "retrieval")]
+#[cfg(feature = "search")]
 pub mod dense;
-#[cfg(feature = "retrieval")]
+#[cfg(feature = "embed")]
 pub mod embed;
 pub mod lexical;
 pub mod query;

@@ -7,7 +7,7 @@
 
 mod support;
 
-use lectern::wasm::Retriever;
+use lectern::wasm::{model_fingerprint, Embedder, Retriever};
 use serde_json::Value;
 use support::browser::fetch_bytes;
 use wasm_bindgen::prelude::*;
@@ -32,6 +32,14 @@ fn code_of<T>(result: Result<T, JsError>) -> String {
         Ok(_) => panic!("expected an error"),
         Err(e) => code(e).0,
     }
+}
+
+/// What the worker passes to `search`: the embedder module's `embed` as a JS function.
+fn embed_fn(embedder: Embedder) -> JsValue {
+    Closure::<dyn Fn(String) -> Result<js_sys::Float32Array, JsError>>::new(move |text: String| {
+        embedder.embed(&text).map(|v| js_sys::Float32Array::from(v.as_slice()))
+    })
+    .into_js_value()
 }
 
 fn to_json(value: JsValue) -> Value {
@@ -93,9 +101,9 @@ async fn bad_input_is_refused_with_stable_codes() {
     assert_eq!(code(Retriever::new(newer.as_bytes()).err().expect("refused")).1.as_deref(), Some("WRONG_VERSION"));
 
     let mut retriever = Retriever::new(&bundle.manifest).expect("manifest");
-    assert!(!retriever.lexical_ready() && !retriever.hybrid_ready());
+    assert!(!retriever.lexical_ready() && !retriever.dense_ready());
     assert_eq!(
-        code(retriever.search(QUESTION, JsValue::UNDEFINED).err().unwrap()),
+        code(retriever.search(QUESTION, JsValue::UNDEFINED, JsValue::UNDEFINED).err().unwrap()),
         ("INDEX_UNAVAILABLE".into(), Some("NOT_LOADED".into()))
     );
     let chunks = bundle.file("/files/chunks/name").await;
@@ -108,7 +116,7 @@ async fn bad_input_is_refused_with_stable_codes() {
     retriever.load_lexical(&chunks, &lexical).expect("loads");
     assert_eq!(code_of(retriever.load_lexical(&chunks, &lexical)), "INVALID_ARGUMENT", "loaded once only");
 
-    let search = |q: &str, o: JsValue| retriever.search(q, o);
+    let search = |q: &str, o: JsValue| retriever.search(q, o, JsValue::UNDEFINED);
     assert_eq!(code_of(search("", JsValue::UNDEFINED)), "EMPTY_QUESTION");
     assert_eq!(code_of(search(" \n\t", JsValue::NULL)), "EMPTY_QUESTION");
     assert_eq!(code_of(search(&"é".repeat(1001), JsValue::UNDEFINED)), "QUESTION_TOO_LONG");
@@ -122,7 +130,7 @@ async fn bad_input_is_refused_with_stable_codes() {
     let err = search("robot", JsValue::from_str("k=3")).err().unwrap();
     assert_eq!(code(err).0, "INVALID_OPTIONS");
 
-    let selection = |s: &str, q: &str| retriever.search_selection(s, q, JsValue::UNDEFINED);
+    let selection = |s: &str, q: &str| retriever.search_selection(s, q, JsValue::UNDEFINED, JsValue::UNDEFINED);
     assert_eq!(code_of(selection("too short", QUESTION)), "SELECTION_TOO_SHORT");
     assert_eq!(code_of(selection("   ten chars   ", QUESTION)), "SELECTION_TOO_SHORT", "counted after trimming");
     assert_eq!(code_of(selection(&"y".repeat(5001), QUESTION)), "SELECTION_TOO_LONG");
@@ -135,7 +143,6 @@ async fn bad_input_is_refused_with_stable_codes() {
     );
     assert_eq!(code(retriever.text(0).err().unwrap()), ("TEXT_UNAVAILABLE".into(), Some("NOT_LOADED".into())));
     assert_eq!(code_of(retriever.text(100_000)), "INVALID_ARGUMENT");
-    assert_eq!(code_of(retriever.embed("robot")), "MODEL_UNAVAILABLE");
     assert_eq!(code_of(retriever.attach_dense(b"nope")), "INDEX_UNAVAILABLE");
 
     let onnx = bundle.file("/model/onnx/name").await;
@@ -143,19 +150,27 @@ async fn bad_input_is_refused_with_stable_codes() {
     let mut changed = tokenizer.clone();
     changed.push(b'\n');
     assert_eq!(
-        code(retriever.check_model(&onnx, &changed).err().unwrap()),
+        code(retriever.check_model(&model_fingerprint(&onnx, &changed)).err().unwrap()),
         ("MODEL_MISMATCH".into(), Some("WRONG_MODEL".into()))
     );
-    assert_eq!(code_of(retriever.attach_model(&onnx, &changed)), "MODEL_MISMATCH");
-    assert!(!retriever.hybrid_ready());
+    // An embedder that throws or answers with something else than a vector is an error,
+    // never a panic or a silently lexical search.
+    retriever.attach_dense(&bundle.file("/files/dense/name").await).expect("dense");
+    let hybrid = options(r#"{"mode": "hybrid"}"#);
+    let throws = js_sys::Function::new_with_args("text", "throw new Error('no model')");
+    assert_eq!(code_of(retriever.search(QUESTION, hybrid.clone(), throws.into())), "MODEL_UNAVAILABLE");
+    let wrong = js_sys::Function::new_with_args("text", "return [1, 2, 3]");
+    assert_eq!(code_of(retriever.search(QUESTION, hybrid.clone(), wrong.into())), "INVALID_ARGUMENT");
+    let short = js_sys::Function::new_with_args("text", "return new Float32Array(3)");
+    assert!(retriever.search(QUESTION, hybrid, short.into()).is_err(), "a vector of the wrong width is refused");
 }
 
 #[wasm_bindgen_test]
 async fn searches_by_keywords_before_the_dense_index_and_model() {
     let bundle = Bundle::fetch().await;
     let mut retriever = bundle.lexical().await;
-    assert!(retriever.lexical_ready() && !retriever.hybrid_ready());
-    let results = to_json(retriever.search(QUESTION, JsValue::UNDEFINED).expect("searches"));
+    assert!(retriever.lexical_ready() && !retriever.dense_ready());
+    let results = to_json(retriever.search(QUESTION, JsValue::UNDEFINED, JsValue::UNDEFINED).expect("searches"));
     assert_eq!(results["mode"], "global");
     assert_eq!(results["mode_used"], "lexical");
     let hits = results["hits"].as_array().expect("hits");
@@ -172,7 +187,7 @@ async fn searches_by_keywords_before_the_dense_index_and_model() {
         let bytes = bundle.file(&format!("/files/text/{shard}/name")).await;
         retriever.attach_text(shard, &bytes).expect("attaches");
     }
-    let again = to_json(retriever.search(QUESTION, JsValue::UNDEFINED).expect("searches"));
+    let again = to_json(retriever.search(QUESTION, JsValue::UNDEFINED, JsValue::UNDEFINED).expect("searches"));
     assert_eq!(again["missing_shards"], serde_json::json!([]));
     for hit in again["hits"].as_array().unwrap() {
         let index = hit["index"].as_u64().unwrap() as usize;
@@ -181,12 +196,17 @@ async fn searches_by_keywords_before_the_dense_index_and_model() {
     }
     // Selected mode: related sections for question + selection; or nothing retrieved.
     let selection = "A node discovers its peers through DDS participant announcements.";
-    let related = to_json(retriever.search_selection(selection, "What does this mean?", JsValue::UNDEFINED).unwrap());
+    let related = to_json(
+        retriever.search_selection(selection, "What does this mean?", JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap(),
+    );
     assert_eq!(related["mode"], "selected");
     assert_eq!(related["selection"], selection);
     assert_eq!(related["hits"].as_array().unwrap().len(), 3);
-    let only =
-        to_json(retriever.search_selection(selection, "Explain", options(r#"{"selectionOnly": true}"#)).unwrap());
+    let only = to_json(
+        retriever
+            .search_selection(selection, "Explain", options(r#"{"selectionOnly": true}"#), JsValue::UNDEFINED)
+            .unwrap(),
+    );
     assert_eq!(only["hits"], serde_json::json!([]));
     assert!(only["confidence"].is_null());
 }
@@ -198,19 +218,22 @@ async fn gives_the_native_results_on_the_sample_bundle() {
     bundle.attach_all_text(&mut retriever).await;
     let onnx = bundle.file("/model/onnx/name").await;
     let tokenizer = bundle.file("/model/tokenizer/name").await;
-    assert_eq!(
-        retriever.check_model(&onnx, &tokenizer).expect("same model"),
-        bundle.manifest_json["model"]["fingerprint"]
-    );
+    let fingerprint = model_fingerprint(&onnx, &tokenizer);
+    assert_eq!(fingerprint, bundle.manifest_json["model"]["fingerprint"]);
+    retriever.check_model(&fingerprint).expect("same model");
     retriever.attach_dense(&bundle.file("/files/dense/name").await).expect("dense");
-    assert!(!retriever.hybrid_ready(), "no model yet");
-    retriever.attach_model(&onnx, &tokenizer).expect("model");
-    assert!(retriever.hybrid_ready());
+    assert!(retriever.dense_ready());
+    let embedder = Embedder::new(&onnx, &tokenizer).expect("model");
+    assert_eq!(embedder.fingerprint(), fingerprint);
+    assert_eq!(embedder.embed(QUESTION).expect("embeds").len(), 384);
+    let embed = embed_fn(embedder);
 
     for mode in ["lexical", "hybrid"] {
         let native: Value = serde_json::from_slice(&fetch_bytes(&format!("native-search-{mode}.json")).await).unwrap();
         let got = to_json(
-            retriever.search(QUESTION, options(&format!(r#"{{"k": 5, "mode": "{mode}"}}"#))).expect("searches"),
+            retriever
+                .search(QUESTION, options(&format!(r#"{{"k": 5, "mode": "{mode}"}}"#)), embed.clone())
+                .expect("searches"),
         );
         assert_eq!(got["mode_used"], native["mode_used"], "{mode}");
         assert_eq!(got["confidence"], native["confidence"], "{mode}");
@@ -226,6 +249,4 @@ async fn gives_the_native_results_on_the_sample_bundle() {
         console_log!("{mode}: same {} results as native; max |score diff| {max_diff:.1e}", hits.len());
         assert!(max_diff < 1e-4, "{mode}: scores differ by {max_diff}");
     }
-    let vector = retriever.embed(QUESTION).expect("embeds");
-    assert_eq!(vector.len(), 384);
 }

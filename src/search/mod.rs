@@ -1,19 +1,19 @@
 //! Retrieval over a loaded bundle: hybrid dense + lexical search, fusion, confidence.
 
-//! Without the `retrieval` feature only the confidence levels and fusion remain (the chat
+//! Without the `search` feature only the confidence levels and fusion remain (the chat
 //! layer rates and cites what the worker retrieved).
 
 mod confidence;
 mod fusion;
-#[cfg(feature = "retrieval")]
+#[cfg(feature = "search")]
 mod hybrid;
 
 pub use confidence::{Confidence, ConfidenceRule, Signals};
 pub use fusion::{reciprocal_rank_fusion, RankedList};
-#[cfg(feature = "retrieval")]
+#[cfg(feature = "search")]
 pub use hybrid::{Hit, HybridSearch, SearchMode, SearchOptions, SearchResults};
 
-#[cfg(feature = "retrieval")]
+#[cfg(feature = "search")]
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {
     #[error("invalid search options: {0}")]

@@ -1,5 +1,7 @@
 //! Plain JS objects in and out, through JSON (no serde-wasm-bindgen dependency): fine for
 //! the few KB a search result, a conversation or an event is.
+// The embedder module alone takes no options objects.
+#![cfg_attr(not(any(feature = "chat", feature = "search")), allow(dead_code))]
 
 use super::errors::{js_error, Code};
 use serde::{Deserialize, Serialize};

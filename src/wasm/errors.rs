@@ -2,14 +2,14 @@
 //! (SPEC.md §3), with a `suggestion` a reader can act on and, where the core says more, a
 //! `detail` naming the exact cause. JS code branches on `code`, never on the message.
 
-#[cfg(feature = "retrieval")]
+#[cfg(feature = "search")]
 use crate::bundle::BundleError;
 #[cfg(feature = "chat")]
 use crate::chat::ChatError;
-#[cfg(feature = "retrieval")]
+#[cfg(feature = "embed")]
 use crate::embed::EmbedError;
 use crate::query::Invalid;
-#[cfg(feature = "retrieval")]
+#[cfg(feature = "search")]
 use crate::search::SearchError;
 use wasm_bindgen::prelude::*;
 
@@ -111,7 +111,7 @@ fn coded_error(code: &str, message: &str, suggestion: &str, detail: Option<&str>
     error
 }
 
-#[cfg(feature = "retrieval")]
+#[cfg(feature = "search")]
 /// A bundle error while loading `what` (index files, the model files or a text shard).
 pub fn bundle_error(what: Code, err: BundleError) -> JsError {
     let detail = match &err {
@@ -127,7 +127,7 @@ pub fn bundle_error(what: Code, err: BundleError) -> JsError {
     js_error(what, err, Some(detail))
 }
 
-#[cfg(feature = "retrieval")]
+#[cfg(feature = "embed")]
 pub fn embed_error(err: EmbedError) -> JsError {
     match err {
         EmbedError::EmptyText => invalid_error(Invalid::EmptyQuestion),
@@ -139,7 +139,7 @@ pub fn embed_error(err: EmbedError) -> JsError {
     }
 }
 
-#[cfg(feature = "retrieval")]
+#[cfg(feature = "search")]
 pub fn search_error(err: SearchError) -> JsError {
     match err {
         SearchError::InvalidOptions(_) => js_error(Code::InvalidOptions, err, None),

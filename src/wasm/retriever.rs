@@ -1,12 +1,13 @@
 //! `Retriever`: one bundle, loaded in steps so the browser can answer before everything has
 //! arrived — manifest, then chunk metadata + lexical index (keyword search works), then the
-//! dense index and the model (hybrid search), and chunk text shard by shard as results need
-//! it. The caller fetches; this only verifies, parses and searches.
+//! dense index (hybrid search, with the vectors of the embedder module), and chunk text shard
+//! by shard as results need it. The caller fetches; this only verifies, parses and searches.
+//! It lives in the small core module: the embedder (tract) is another module, which the
+//! search calls back for a question's vector only when the vector will be used.
 
 use super::convert::{from_js, to_js};
-use super::errors::{bundle_error, embed_error, invalid_error, js_error, search_error, Code};
+use super::errors::{bundle_error, invalid_error, js_error, search_error, Code};
 use crate::bundle::{BundleReader, ChunkMeta};
-use crate::embed::{self, ModelFingerprint};
 use crate::query;
 use crate::search::{Confidence, HybridSearch, SearchMode, SearchOptions};
 use serde::{Deserialize, Serialize};
@@ -16,7 +17,6 @@ use wasm_bindgen::prelude::*;
 pub struct Retriever {
     reader: BundleReader,
     search: Option<HybridSearch>,
-    embedder: Option<embed::Embedder>,
     /// Chunk texts per text shard, once attached.
     texts: Vec<Option<Vec<String>>>,
 }
@@ -28,7 +28,7 @@ impl Retriever {
     pub fn new(manifest: &[u8]) -> Result<Retriever, JsError> {
         let reader = BundleReader::new(manifest).map_err(|e| bundle_error(Code::IndexUnavailable, e))?;
         let shards = reader.manifest().files.text.len();
-        Ok(Retriever { reader, search: None, embedder: None, texts: vec![None; shards] })
+        Ok(Retriever { reader, search: None, texts: vec![None; shards] })
     }
 
     /// The parsed manifest, for the file names to fetch.
@@ -59,22 +59,11 @@ impl Retriever {
         search.attach_dense(dense).map_err(search_error)
     }
 
-    /// Checks that the model and tokenizer are the ones the index was built with (cheap:
-    /// hashes only) and returns their fingerprint. `MODEL_MISMATCH` if not.
+    /// Checks that a model fingerprint (the embedder module's `modelFingerprint`) is the one
+    /// the index was built with. `MODEL_MISMATCH` if not.
     #[wasm_bindgen(js_name = checkModel)]
-    pub fn check_model(&self, onnx: &[u8], tokenizer_json: &[u8]) -> Result<String, JsError> {
-        let fingerprint = ModelFingerprint::of(onnx, tokenizer_json);
-        self.reader.manifest().check_model(fingerprint.as_str()).map_err(|e| bundle_error(Code::ModelMismatch, e))?;
-        Ok(fingerprint.to_string())
-    }
-
-    /// Checks the fingerprint, then builds the embedder (about a second in the browser):
-    /// hybrid search works from here on once the dense index is attached.
-    #[wasm_bindgen(js_name = attachModel)]
-    pub fn attach_model(&mut self, onnx: &[u8], tokenizer_json: &[u8]) -> Result<(), JsError> {
-        self.check_model(onnx, tokenizer_json)?;
-        self.embedder = Some(embed::Embedder::from_bytes(onnx, tokenizer_json).map_err(embed_error)?);
-        Ok(())
+    pub fn check_model(&self, fingerprint: &str) -> Result<(), JsError> {
+        self.reader.manifest().check_model(fingerprint).map_err(|e| bundle_error(Code::ModelMismatch, e))
     }
 
     /// Keyword search is possible (chunk metadata and lexical index loaded).
@@ -83,30 +72,27 @@ impl Retriever {
         self.search.is_some()
     }
 
-    /// Semantic search is possible (dense index and model loaded too).
-    #[wasm_bindgen(getter = hybridReady)]
-    pub fn hybrid_ready(&self) -> bool {
-        self.embedder.is_some() && self.search.as_ref().is_some_and(HybridSearch::has_dense)
+    /// The dense index is attached: with an embedder, semantic search is possible.
+    #[wasm_bindgen(getter = denseReady)]
+    pub fn dense_ready(&self) -> bool {
+        self.search.as_ref().is_some_and(HybridSearch::has_dense)
     }
 
-    /// A unit-length embedding of `text` with the bundle's model.
-    pub fn embed(&self, text: &str) -> Result<Vec<f32>, JsError> {
-        let embedder = self.embedder.as_ref().ok_or_else(model_not_loaded)?;
-        embedder.embed(text).map_err(embed_error)
-    }
-
-    /// Searches for `question` (global mode). Semantic when the model and dense index are
-    /// loaded, else lexical; `mode_used` says which ran. Hits whose text shard is not
-    /// attached yet have `text: null` and their shard is listed in `missing_shards`.
+    /// Searches for `question` (global mode). Semantic when the dense index is attached and
+    /// `embed` (text → unit vector, the embedder module's `Embedder.embed`) is given, else
+    /// lexical; `mode_used` says which ran. `embed` is called at most once, and only when the
+    /// vector will be used. Hits whose text shard is not attached yet have `text: null` and
+    /// their shard is listed in `missing_shards`.
     #[wasm_bindgen(unchecked_return_type = "SearchResults")]
     pub fn search(
         &self,
         question: &str,
         #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "((text: string) => Float32Array) | undefined")] embed: JsValue,
     ) -> Result<JsValue, JsError> {
         let question = query::question(question).map_err(invalid_error)?;
         let options: JsSearchOptions = from_js(options)?;
-        let results = self.run(question, &options)?;
+        let results = self.run(question, &options, &embed)?;
         to_js(&results.with_mode("global", None))
     }
 
@@ -119,6 +105,7 @@ impl Retriever {
         selection: &str,
         question: &str,
         #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "((text: string) => Float32Array) | undefined")] embed: JsValue,
     ) -> Result<JsValue, JsError> {
         let selection = query::selection(selection).map_err(invalid_error)?;
         let question = query::question(question).map_err(invalid_error)?;
@@ -129,7 +116,7 @@ impl Retriever {
             return to_js(&empty.with_mode("selected", Some(selection)));
         }
         let combined = query::selected_mode_query(question, selection);
-        let mut results = self.run(&combined, &options)?;
+        let mut results = self.run(&combined, &options, &embed)?;
         results.question = question;
         to_js(&results.with_mode("selected", Some(selection)))
     }
@@ -169,14 +156,17 @@ impl Retriever {
 }
 
 impl Retriever {
-    fn run<'a>(&'a self, question: &'a str, options: &JsSearchOptions) -> Result<Results<'a>, JsError> {
+    fn run<'a>(
+        &'a self,
+        question: &'a str,
+        options: &JsSearchOptions,
+        embed: &JsValue,
+    ) -> Result<Results<'a>, JsError> {
         let search = self.search.as_ref().ok_or_else(not_loaded)?;
         let options = options.to_core()?;
         // Embed only when the vector will be used: a lexical search must not wait for tract.
-        let vector = match (&self.embedder, options.mode, search.has_dense()) {
-            (Some(embedder), SearchMode::Hybrid | SearchMode::Dense, true) => {
-                Some(embedder.embed(question).map_err(embed_error)?)
-            }
+        let vector = match (embed.dyn_ref::<js_sys::Function>(), options.mode, search.has_dense()) {
+            (Some(embed), SearchMode::Hybrid | SearchMode::Dense, true) => Some(call_embed(embed, question)?),
             _ => None,
         };
         let found = search.search(question, vector.as_deref(), &options).map_err(search_error)?;
@@ -309,8 +299,20 @@ fn not_loaded() -> JsError {
     js_error(Code::IndexUnavailable, "the search index is not loaded yet", Some("NOT_LOADED"))
 }
 
-fn model_not_loaded() -> JsError {
-    js_error(Code::ModelUnavailable, "the embedding model is not loaded yet", Some("NOT_LOADED"))
+/// Calls the embedder module's `embed(text)`; what it throws (its own coded error) comes back
+/// as `MODEL_UNAVAILABLE` with its message, and a non-vector answer is refused.
+fn call_embed(embed: &js_sys::Function, text: &str) -> Result<Vec<f32>, JsError> {
+    let value = embed.call1(&JsValue::NULL, &JsValue::from_str(text)).map_err(|thrown| {
+        let message = js_sys::Reflect::get(&thrown, &"message".into())
+            .ok()
+            .and_then(|m| m.as_string())
+            .unwrap_or_else(|| "the embedder failed".to_string());
+        js_error(Code::ModelUnavailable, message, None)
+    })?;
+    value
+        .dyn_into::<js_sys::Float32Array>()
+        .map(|vector| vector.to_vec())
+        .map_err(|_| js_error(Code::InvalidArgument, "embed must return a Float32Array", None))
 }
 
 fn no_chunk(chunk: usize) -> JsError {

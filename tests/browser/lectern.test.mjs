@@ -68,6 +68,27 @@ test("answers lexically at once, then switches to hybrid when the model arrives"
   assert.ok(textRequests.length <= shards.size && textRequests.length < 9, `${textRequests.length} text shards fetched`);
 });
 
+test("keyword search runs on the small core module alone, downloaded once for page and worker", async (t) => {
+  const page = await openPage(t);
+  const before = log().length;
+  const { value: r, error } = await inPage(
+    page,
+    async ({ bundleUrl, question }) => {
+      const lectern = await Lectern.open({ bundleUrl, loadModel: false, cache: false });
+      const result = await lectern.search(question);
+      lectern.close();
+      return { mode: result.mode_used, hits: result.chunks.length };
+    },
+    { bundleUrl: "/core-only/bundle/", question: QUESTION },
+  );
+  assert.equal(error, undefined, JSON.stringify(error));
+  assert.deepEqual(r, { mode: "lexical", hits: 3 });
+  const paths = log().slice(before).map((l) => l.path);
+  t.diagnostic(`requests: ${paths.join(", ")}`);
+  assert.equal(paths.filter((p) => /\/lectern_core_bg\.[0-9a-f]+\.wasm$/.test(p)).length, 1, "the core module is fetched once, by the page");
+  assert.deepEqual(paths.filter((p) => /lectern_embed/.test(p)), [], "nor the embedder module nor its glue is fetched for keyword search");
+});
+
 test("gives the same results as the native `lectern search`", async (t) => {
   const native = JSON.parse(readFileSync(path.join(ASSETS, "native/search.json"), "utf8"));
   const page = await openPage(t);
@@ -171,7 +192,10 @@ test("a second visit downloads nothing but the manifest (Cache API)", async (t) 
   const { value: keys } = await inPage(page, async () => (await (await caches.open("lectern-v1")).keys()).map((r) => new URL(r.url).pathname));
   assert.ok(!keys.includes(`${base}text.000000000000.json`), "a file the manifest no longer names is dropped");
   assert.ok(keys.includes("/other-site/bundle/text.000000000000.json"), "another bundle's files are kept");
-  assert.ok(keys.some((k) => /^\/pkg\/lectern_bg\.[0-9a-f]+\.wasm$/.test(k)), "the wasm module is cached");
+  for (const module of ["core", "embed"]) {
+    const cached = new RegExp(`^/pkg/lectern_${module}_bg\\.[0-9a-f]+\\.wasm$`);
+    assert.equal(keys.filter((k) => cached.test(k)).length, 1, `the ${module} wasm module is cached, once`);
+  }
 });
 
 test("refuses a model whose fingerprint differs from the index's, and keeps searching by keywords", async (t) => {

@@ -66,7 +66,7 @@ test("before the panel opens, no runtime, wasm, index or model is requested", as
   await page.click(".lectern-launcher");
   await page.waitForFunction(() => !document.querySelector('[data-lectern-status="index"]') && document.querySelector(".lectern-panel textarea"), null, { timeout: 60000 });
   const later = env.site.requests().map((r) => r.path);
-  for (const want of [/^\/lectern\/runtime\/index\.js$/, /^\/lectern\/runtime\/chat\.js$/, /^\/lectern\/runtime\/lectern_bg\.[0-9a-f]+\.wasm$/, /^\/lectern\/bundle\/manifest\.json$/]) {
+  for (const want of [/^\/lectern\/runtime\/index\.js$/, /^\/lectern\/runtime\/chat\.js$/, /^\/lectern\/runtime\/lectern_core_bg\.[0-9a-f]+\.wasm$/, /^\/lectern\/bundle\/manifest\.json$/]) {
     assert.ok(later.some((p) => want.test(p)), `${want} loads once the panel opens`);
   }
 });

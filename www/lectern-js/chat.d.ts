@@ -1,7 +1,7 @@
 // Types of Lectern's chat API (chat.js): the conversation (sessionStorage) and streamed
 // generation from an OpenAI-compatible endpoint, over the retrieval API (index.js).
-// The chat layer runs in a small wasm module on the page's thread (lectern_chat_bg.*.wasm,
-// no model inside); retrieval stays in the worker.
+// The chat layer runs in the small core wasm module on the page's thread
+// (lectern_core_bg.*.wasm, no model inside); retrieval stays in the worker.
 import type { Confidence, Lectern, LecternErrorInit } from "./index.js";
 
 export type PersonaId = "beginner" | "software_engineer" | "robotics_student" | "ai_researcher";

@@ -5,18 +5,18 @@
 //   const chat = await LecternChat.create({ lectern, endpoint: "https://proxy.example/v1/chat/completions" });
 //   await chat.ask({ question: "How do ROS 2 nodes discover each other?" }, { onEvent });
 //
-// The rules (validation, refusal, prompt, stream parsing, storage) run in a small wasm
-// module on this thread (lectern_chat_bg.*.wasm, no model inside); retrieval runs in the
-// worker. This file only sequences the two.
+// The rules (validation, refusal, prompt, stream parsing, storage) run in the small core
+// wasm module on this thread (lectern_core_bg.*.wasm, no model inside; the worker runs the
+// same compiled module for retrieval). This file only sequences the two.
 
-import initChat, { Chat, rules as coreRules, validateConfig as coreValidateConfig } from "./lectern_chat.js";
-import { CHAT_WASM_FILE } from "./wasm-file.js";
+import initCore, { Chat, rules as coreRules, validateConfig as coreValidateConfig } from "./lectern_core.js";
+import { coreModule } from "./runtime.js";
 import { LecternError } from "./index.js";
 
 let runtime = null;
-/** Compiles the chat module once per page. */
+/** Starts the core module once per page (compiled once, shared with the worker). */
 function loadRuntime() {
-  runtime ??= initChat({ module_or_path: new URL(`./${CHAT_WASM_FILE}`, import.meta.url) }).catch((e) => {
+  runtime ??= coreModule().then((module) => initCore({ module_or_path: module })).catch((e) => {
     runtime = null;
     throw new LecternError({ code: "INTERNAL", message: `the chat module failed to load: ${e?.message ?? e}` });
   });

@@ -1,7 +1,7 @@
 // Types of Lectern's JS API (index.js). The wasm facade's own types are in lectern.d.ts.
-import type { ChunkMeta, Confidence, SearchMode, SearchOptions as WasmSearchOptions } from "./lectern.js";
+import type { ChunkMeta, Confidence, SearchMode, SearchOptions as WasmSearchOptions } from "./lectern_core.js";
 
-export type { ChunkMeta, Confidence, SearchMode } from "./lectern.js";
+export type { ChunkMeta, Confidence, SearchMode } from "./lectern_core.js";
 
 
 export type LecternErrorCode =

@@ -8,6 +8,7 @@
 // and search switches to hybrid when it is ready (`whenHybrid()`, progress events).
 
 import { SUGGESTIONS } from "./error-codes.js";
+import { DEFAULT_CACHE_NAME, coreModule } from "./runtime.js";
 
 // SPEC.md §2's length limits are the core's: the worker validates, and a UI reads them
 // from `chatRules()` (chat.js) or, in the Docusaurus plugin, from its global data.
@@ -71,7 +72,7 @@ export class Lectern {
   /** Whether keyword / semantic search work now, and why the model failed if it did. */
   state = { lexical: false, hybrid: false, modelError: null };
 
-  constructor({ bundleUrl, modelUrl, tokenizerUrl, onProgress, loadModel = true, cache = true, cacheName = "lectern-v1", workerUrl } = {}) {
+  constructor({ bundleUrl, modelUrl, tokenizerUrl, onProgress, loadModel = true, cache = true, cacheName = DEFAULT_CACHE_NAME, workerUrl } = {}) {
     if (typeof bundleUrl !== "string" || !bundleUrl) {
       throw new LecternError({ code: "INVALID_ARGUMENT", message: "Lectern.open needs a bundleUrl (the folder `lectern build` wrote)" });
     }
@@ -158,6 +159,13 @@ export class Lectern {
       this.state.lexical = true;
       return info;
     });
+    // The page compiles the core module (the chat runs it too) and hands it over while the
+    // worker fetches the manifest: one download. If that fails here, the worker fetches it
+    // itself and reports the error.
+    coreModule(this.#options).then(
+      (module) => worker.postMessage({ type: "core", module }),
+      () => worker.postMessage({ type: "core", module: null }),
+    );
     this.#ready.catch(() => {
       // A failed open leaves no worker behind; the next call tries again.
       if (this.#worker === worker) this.#stopWorker(null);

@@ -7,11 +7,19 @@ import { SUGGESTIONS } from "./error-codes.js";
 /** Details that mean "these bytes are damaged": a cached copy is dropped and fetched again. */
 export const DAMAGED = new Set(["WRONG_SIZE", "CHECKSUM_MISMATCH", "CORRUPT"]);
 
+let receiveCore;
 export const state = {
   options: null,
+  /** The core module the page compiled (null: compile it here), sent after `open`. */
+  coreModule: new Promise((resolve) => {
+    receiveCore = resolve;
+  }),
+  receiveCore: (module) => receiveCore(module),
   /** Cache | null (no Cache API, or disabled); undefined until opened. */
   cache: undefined,
   retriever: null,
+  /** The embedder module's `embed(text)` once the model is built: semantic search works. */
+  embed: null,
   manifest: null,
   manifestUrl: null,
   shards: new Map(), // shard index -> Promise of its attachment

@@ -5,58 +5,45 @@
 // for requests, and {type: "progress" | "fatal", ...} events. Errors cross as plain
 // objects {code, message, suggestion, detail}: structured clone would drop their fields.
 
-import initWasm, { Retriever } from "./lectern.js";
-import { WASM_FILE } from "./wasm-file.js";
+import initCore, { Retriever } from "./lectern_core.js";
+import { coreWasmUrl, embedWasmUrl, isRuntimeFile, compileWasm } from "./runtime.js";
 import { DAMAGED, state, lectError, plain, wasm, progress, tracker, openCache, fetchFile, evict, withFiles, fetchManifest } from "./worker-support.js";
 
-/** The wasm module: from the cache or the network, compiled while it streams. */
-async function loadRuntime() {
-  const url = new URL(WASM_FILE, import.meta.url).href;
-  const cache = await openCache();
-  let response = cache && (await cache.match(url).catch(() => undefined));
-  const fromCache = Boolean(response);
-  if (!response) {
+const cacheName = () => (state.options.cache === false ? null : state.options.cacheName);
+
+/** Starts a wasm module (compiled by the page, or compiled here from `url`). */
+async function startModule(init, url, compiled, what) {
+  let module = compiled;
+  if (!(module instanceof WebAssembly.Module)) {
     try {
-      response = await fetch(url);
+      module = await compileWasm(url, cacheName());
     } catch (e) {
-      throw lectError("INDEX_UNAVAILABLE", `Could not download the search module ${url}: ${e.message}`, "RUNTIME");
-    }
-    if (!response.ok) {
-      throw lectError("INDEX_UNAVAILABLE", `Could not download the search module ${url}: HTTP ${response.status}`, "RUNTIME");
-    }
-    if (cache) {
-      const copy = response.clone();
-      copy.arrayBuffer().then(
-        (body) => cache.put(url, new Response(body, { headers: { "Content-Type": "application/wasm" } })).catch(() => {}),
-        () => {},
-      );
+      const detail = e?.status ? `HTTP_${e.status}` : "RUNTIME";
+      throw lectError("INDEX_UNAVAILABLE", `Could not load the ${what} ${url}: ${e?.message ?? e}`, detail);
     }
   }
   try {
-    await initWasm({ module_or_path: response });
+    await init({ module_or_path: module });
   } catch (e) {
-    if (fromCache) await cache.delete(url);
-    throw lectError("INDEX_UNAVAILABLE", `The search module could not start: ${e.message}`, "RUNTIME");
+    throw lectError("INDEX_UNAVAILABLE", `The ${what} could not start: ${e?.message ?? e}`, "RUNTIME");
   }
-  progress({ phase: "runtime", loaded: 1, total: 1, file: WASM_FILE, fromCache });
-  return url;
+  progress({ phase: "runtime", loaded: 1, total: 1, file: url.slice(url.lastIndexOf("/") + 1) });
 }
 
-/** Drops cached files of this bundle (and older search modules) that the current manifest
- * no longer names: a rebuilt bundle invalidates exactly what changed. */
-async function prune(runtimeUrl) {
+/** Drops cached files of this bundle (and older wasm modules) that the current manifest
+ * and runtime no longer name: a rebuilt bundle invalidates exactly what changed. */
+async function prune() {
   const cache = await openCache();
   if (!cache) return;
   const base = new URL(".", state.manifestUrl).href;
-  const runtimeBase = new URL(".", runtimeUrl).href;
   const m = state.manifest;
-  const keep = new Set([state.manifestUrl, runtimeUrl]);
+  const keep = new Set([state.manifestUrl, coreWasmUrl(), embedWasmUrl()]);
   for (const f of [m.files.chunks, m.files.lexical, m.files.dense, ...m.files.text, m.model.onnx, m.model.tokenizer]) {
     if (f) keep.add(new URL(f.name, base).href);
   }
   for (const request of await cache.keys()) {
     const url = request.url;
-    const ours = url.startsWith(base) || (url.startsWith(runtimeBase) && /lectern_bg\.[0-9a-f]+\.wasm$/.test(url));
+    const ours = url.startsWith(base) || isRuntimeFile(url);
     if (ours && !keep.has(url) && !isModelOverride(url)) await cache.delete(request);
   }
 }
@@ -76,7 +63,7 @@ async function open(options) {
   if (options.modelUrl) options.modelUrl = new URL(options.modelUrl, options.pageUrl).href;
   if (options.tokenizerUrl) options.tokenizerUrl = new URL(options.tokenizerUrl, options.pageUrl).href;
   const started = performance.now();
-  const [runtimeUrl, manifestBytes] = await Promise.all([loadRuntime(), fetchManifest(state.manifestUrl)]);
+  const [, manifestBytes] = await Promise.all([state.coreModule.then((core) => startModule(initCore, coreWasmUrl(), core, "search module")), fetchManifest(state.manifestUrl)]);
   const retriever = wasm(() => new Retriever(manifestBytes));
   const manifest = wasm(() => retriever.manifest());
   state.manifest = manifest;
@@ -87,7 +74,7 @@ async function open(options) {
   state.retriever = retriever;
   const ms = Math.round(performance.now() - started);
   progress({ phase: "lexical-ready", loaded: 1, total: 1, ms });
-  prune(runtimeUrl).catch(() => {});
+  prune().catch(() => {});
   if (options.loadModel !== false) loadModel().catch(() => {});
   return {
     chunks: manifest.counts.chunks,
@@ -99,8 +86,8 @@ async function open(options) {
   };
 }
 
-/** Dense index + model + tokenizer, in the background. Reports `model-failed` or
- * `hybrid-ready`; may be called again after a failure. */
+/** The embedder module, dense index, model and tokenizer, in the background. Reports
+ * `model-failed` or `hybrid-ready`; may be called again after a failure. */
 function loadModel() {
   if (state.model) return state.model;
   state.model = (async () => {
@@ -116,16 +103,21 @@ function loadModel() {
     const track = tracker("model", total);
     const get = (url) => fetchFile(url, "MODEL_UNAVAILABLE", track);
     const denseUrl = fileUrl(files.dense);
-    let [onnx, tokenizer, dense] = await Promise.all([get(onnxUrl), get(tokenizerUrl), fetchFile(denseUrl, "INDEX_UNAVAILABLE", track)]);
+    const embedModule = import("./lectern_embed.js").then(async (embed) => {
+      await startModule(embed.default, embedWasmUrl(), null, "embedding module");
+      return embed;
+    });
+    let [embed, onnx, tokenizer, dense] = await Promise.all([embedModule, get(onnxUrl), get(tokenizerUrl), fetchFile(denseUrl, "INDEX_UNAVAILABLE", track)]);
     const r = state.retriever;
+    const check = () => wasm(() => r.checkModel(embed.modelFingerprint(onnx.bytes, tokenizer.bytes)));
     try {
-      wasm(() => r.checkModel(onnx.bytes, tokenizer.bytes));
+      check();
     } catch (e) {
       // A stale cached copy of a model served under a fixed URL: fetch it again, once.
       if (e?.code !== "MODEL_MISMATCH" || !(onnx.fromCache || tokenizer.fromCache)) throw e;
       await evict([onnx, tokenizer]);
       [onnx, tokenizer] = await Promise.all([get(onnxUrl), get(tokenizerUrl)]);
-      wasm(() => r.checkModel(onnx.bytes, tokenizer.bytes));
+      check();
     }
     try {
       wasm(() => r.attachDense(dense.bytes));
@@ -137,7 +129,9 @@ function loadModel() {
     }
     progress({ phase: "model-init", loaded: 0, total: 1 });
     const initStarted = performance.now();
-    wasm(() => r.attachModel(onnx.bytes, tokenizer.bytes));
+    const embedder = wasm(() => new embed.Embedder(onnx.bytes, tokenizer.bytes));
+    // Called by the core's search; a trap in the embedder ends the worker like one in the core.
+    state.embed = (text) => wasm(() => embedder.embed(text));
     const now = performance.now();
     progress({ phase: "hybrid-ready", loaded: 1, total: 1, ms: Math.round(now - started), initMs: Math.round(now - initStarted) });
   })();
@@ -170,7 +164,10 @@ async function search(id, msg) {
   if (state.cancelled.delete(id)) throw lectError("ABORTED", "The search was superseded by a newer one", "SUPERSEDED");
   const r = state.retriever;
   if (!r) throw lectError("INDEX_UNAVAILABLE", "The search index is not loaded", "NOT_LOADED");
-  const found = wasm(() => (msg.type === "searchSelection" ? r.searchSelection(msg.selection, msg.question, msg.options) : r.search(msg.question, msg.options)));
+  const embed = state.embed ?? undefined;
+  const found = wasm(() =>
+    msg.type === "searchSelection" ? r.searchSelection(msg.selection, msg.question, msg.options, embed) : r.search(msg.question, msg.options, embed),
+  );
   const errors = [];
   if (found.missing_shards.length) {
     await Promise.all(found.missing_shards.map((shard) => loadShard(shard).catch((e) => errors.push({ ...plain(e), shard }))));
@@ -198,12 +195,9 @@ async function handle(msg) {
     case "search":
     case "searchSelection":
       return search(msg.id, msg);
-    case "embed": {
-      const r = state.retriever;
-      if (!r?.hybridReady) throw lectError("MODEL_UNAVAILABLE", "The embedding model is not loaded yet", "NOT_LOADED");
-      const vector = new Float32Array(wasm(() => r.embed(msg.text)));
-      return vector;
-    }
+    case "embed":
+      if (!state.embed) throw lectError("MODEL_UNAVAILABLE", "The embedding model is not loaded yet", "NOT_LOADED");
+      return wasm(() => state.embed(msg.text));
     case "loadModel":
       if (!state.retriever) throw lectError("INDEX_UNAVAILABLE", "The search index is not loaded", "NOT_LOADED");
       await loadModel();
@@ -227,6 +221,10 @@ async function handle(msg) {
 
 self.onmessage = async (event) => {
   const msg = event.data;
+  if (msg.type === "core") {
+    state.receiveCore(msg.module);
+    return;
+  }
   if (msg.type === "cancel") {
     if (state.active.has(msg.id)) state.cancelled.add(msg.id);
     return;

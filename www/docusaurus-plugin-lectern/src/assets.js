@@ -9,7 +9,7 @@ const path = require("node:path");
 const { PLUGIN } = require("./options");
 
 /** Files the widget imports or the runtime needs by name. */
-const RUNTIME_REQUIRED = ["index.js", "worker.js", "chat.js", "wasm-file.js", "error-codes.js"];
+const RUNTIME_REQUIRED = ["index.js", "worker.js", "chat.js", "runtime.js", "wasm-file.js", "error-codes.js"];
 
 /**
  * The browser runtime's folder: the "runtimeDir" option, else $LECTERN_RUNTIME_DIR, else the
@@ -39,7 +39,7 @@ function findRuntimeDir({ option, siteDir, env = process.env }) {
 }
 
 /** The content-hashed wasm modules that the runtime's generated wasm-file.js names:
- * `{ WASM_FILE, CHAT_WASM_FILE }`. */
+ * `{ CORE_WASM_FILE, EMBED_WASM_FILE }`. */
 function wasmFileNames(dir) {
   const text = fs.readFileSync(path.join(dir, "wasm-file.js"), "utf8");
   return Object.fromEntries([...text.matchAll(/export const (\w+)\s*=\s*"([^"]+\.wasm)"/g)].map((m) => [m[1], m[2]]));
@@ -51,7 +51,7 @@ function runtimeFiles(dir) {
     .readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isFile() && /\.(m?js|wasm)$/.test(e.name) && !e.name.endsWith(".d.ts"))
     .map((e) => e.name);
-  // wasm-file.js names the content-hashed wasm modules (retrieval, chat): each must be here.
+  // wasm-file.js names the content-hashed wasm modules (core, embedder): each must be here.
   const named = Object.values(wasmFileNames(dir));
   const missing = named.length ? named.filter((f) => !files.includes(f)) : ["(none named)"];
   if (missing.length) {

@@ -1,4 +1,4 @@
-// The chat's rules come from the browser runtime's own chat module (the Rust core compiled
+// The chat's rules come from the browser runtime's own core module (the Rust core compiled
 // to wasm), run here in Node: the site build accepts exactly the options the reader's
 // browser will accept, with the same messages, and hands the widget the core's personas,
 // limits and texts. Nothing of it is written again in JS.
@@ -9,11 +9,11 @@ const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { wasmFileNames } = require("./assets");
 
-/** Loads the chat module of the runtime in `runtimeDir`: `{ validateConfig, rules }`. */
+/** Loads the core module of the runtime in `runtimeDir`: `{ validateConfig, rules }`. */
 async function loadRules(runtimeDir) {
-  const wasmFile = wasmFileNames(runtimeDir).CHAT_WASM_FILE;
-  if (!wasmFile) throw new Error(`the Lectern browser runtime in ${runtimeDir} names no chat module (wasm-file.js): rebuild or reinstall it.`);
-  const glue = await import(pathToFileURL(path.join(runtimeDir, "lectern_chat.js")).href);
+  const wasmFile = wasmFileNames(runtimeDir).CORE_WASM_FILE;
+  if (!wasmFile) throw new Error(`the Lectern browser runtime in ${runtimeDir} names no core module (wasm-file.js): rebuild or reinstall it.`);
+  const glue = await import(pathToFileURL(path.join(runtimeDir, "lectern_core.js")).href);
   glue.initSync({ module: fs.readFileSync(path.join(runtimeDir, wasmFile)) });
   return { validateConfig: glue.validateConfig, rules: glue.rules() };
 }

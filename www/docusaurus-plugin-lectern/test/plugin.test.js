@@ -17,13 +17,13 @@ function tempSite(t) {
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const runtime = path.join(dir, "runtime");
   fs.mkdirSync(runtime);
-  for (const f of ["index.js", "worker.js", "chat.js", "lectern.js", "error-codes.js"]) fs.writeFileSync(path.join(runtime, f), "// stand-in\n");
-  // The chat module is the real one (pkg/, scripts/build-pkg.sh): the plugin checks the
+  for (const f of ["index.js", "worker.js", "chat.js", "runtime.js", "lectern_embed.js", "error-codes.js"]) fs.writeFileSync(path.join(runtime, f), "// stand-in\n");
+  // The core module is the real one (pkg/, scripts/build-pkg.sh): the plugin checks the
   // chat options with it at startup.
-  const chatWasm = wasmFileNames(PKG).CHAT_WASM_FILE;
-  for (const f of ["lectern_chat.js", chatWasm]) fs.copyFileSync(path.join(PKG, f), path.join(runtime, f));
-  fs.writeFileSync(path.join(runtime, "wasm-file.js"), `export const WASM_FILE = "lectern_bg.0123456789ab.wasm";\nexport const CHAT_WASM_FILE = "${chatWasm}";\n`);
-  fs.writeFileSync(path.join(runtime, "lectern_bg.0123456789ab.wasm"), "");
+  const coreWasm = wasmFileNames(PKG).CORE_WASM_FILE;
+  for (const f of ["lectern_core.js", coreWasm]) fs.copyFileSync(path.join(PKG, f), path.join(runtime, f));
+  fs.writeFileSync(path.join(runtime, "wasm-file.js"), `export const CORE_WASM_FILE = "${coreWasm}";\nexport const EMBED_WASM_FILE = "lectern_embed_bg.0123456789ab.wasm";\n`);
+  fs.writeFileSync(path.join(runtime, "lectern_embed_bg.0123456789ab.wasm"), "");
   fs.writeFileSync(path.join(runtime, "index.d.ts"), "");
   const bundle = path.join(dir, "bundle");
   fs.mkdirSync(bundle);

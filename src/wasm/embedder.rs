@@ -1,0 +1,38 @@
+//! The embedder module's exports: the model fingerprint (cheap, checked before the model is
+//! built) and `Embedder`, which turns a question into the vector the core's `Retriever`
+//! searches with. Nothing else: search, fusion and the index live in the core module.
+
+use super::errors::embed_error;
+use crate::embed::{self, ModelFingerprint};
+use wasm_bindgen::prelude::*;
+
+/// The model + tokenizer content fingerprint (`sha256:…`) that a bundle's manifest names:
+/// hashes only, so a mismatch is found before the model is built.
+#[wasm_bindgen(js_name = modelFingerprint)]
+pub fn model_fingerprint(onnx: &[u8], tokenizer_json: &[u8]) -> String {
+    ModelFingerprint::of(onnx, tokenizer_json).to_string()
+}
+
+/// Embeds questions in the browser with the same model the index was built with.
+#[wasm_bindgen]
+pub struct Embedder(embed::Embedder);
+
+#[wasm_bindgen]
+impl Embedder {
+    /// Builds the embedder from the ONNX model and tokenizer.json bytes (about a second).
+    #[wasm_bindgen(constructor)]
+    pub fn new(onnx: &[u8], tokenizer_json: &[u8]) -> Result<Embedder, JsError> {
+        embed::Embedder::from_bytes(onnx, tokenizer_json).map(Embedder).map_err(embed_error)
+    }
+
+    /// A unit-length 384-float embedding of `text`.
+    pub fn embed(&self, text: &str) -> Result<Vec<f32>, JsError> {
+        self.0.embed(text).map_err(embed_error)
+    }
+
+    /// The model + tokenizer content fingerprint (`sha256:…`).
+    #[wasm_bindgen(getter)]
+    pub fn fingerprint(&self) -> String {
+        self.0.fingerprint().to_string()
+    }
+}

@@ -1,0 +1,64 @@
+// The wasm modules, downloaded once and kept in the Cache API under their content-hashed
+// names. The small core module (chat + keyword and vector search) is compiled once on the
+// page and handed to the worker with the open request, so the reader pays for it once and
+// keyword answers never wait for the embedder module, which only the worker loads.
+
+import { CORE_WASM_FILE, EMBED_WASM_FILE } from "./wasm-file.js";
+
+export const DEFAULT_CACHE_NAME = "lectern-v1";
+
+/** Both modules' URLs, next to this file (`pkg/` or wherever the site serves it). */
+export const coreWasmUrl = () => new URL(`./${CORE_WASM_FILE}`, import.meta.url).href;
+export const embedWasmUrl = () => new URL(`./${EMBED_WASM_FILE}`, import.meta.url).href;
+
+/** Is `url` one of our modules (this version's or an older one's)? For pruning the cache. */
+export const isRuntimeFile = (url) => /\/lectern(_[a-z]+)?_bg\.[0-9a-f]+\.wasm$/.test(url);
+
+async function openCache(cacheName) {
+  if (cacheName === null || typeof caches === "undefined") return null;
+  try {
+    return await caches.open(cacheName);
+  } catch {
+    return null; // storage blocked (private mode, quota): work uncached
+  }
+}
+
+/**
+ * Compiles the module at `url`: from the Cache API when it is there, else from the network
+ * while it streams (a copy is cached for the next visit). `cacheName` null: no cache.
+ * Throws a plain Error with `status` for HTTP errors; the callers wrap it in their own code.
+ */
+export async function compileWasm(url, cacheName = DEFAULT_CACHE_NAME) {
+  const cache = await openCache(cacheName);
+  const cached = cache && (await cache.match(url).catch(() => undefined));
+  if (cached) {
+    try {
+      return await WebAssembly.compile(await cached.arrayBuffer());
+    } catch {
+      await cache.delete(url).catch(() => {}); // a damaged copy: fetch it again
+    }
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw Object.assign(new Error(`HTTP ${response.status}`), { status: response.status });
+  const copy = cache ? response.clone() : null;
+  // Streaming compilation needs `application/wasm`; some hosts serve .wasm as something else.
+  const streams = response.headers.get("Content-Type")?.startsWith("application/wasm");
+  const module = await (streams ? WebAssembly.compileStreaming(response) : response.arrayBuffer().then((b) => WebAssembly.compile(b)));
+  if (copy) {
+    copy.arrayBuffer().then(
+      (body) => cache.put(url, new Response(body, { headers: { "Content-Type": "application/wasm" } })).catch(() => {}),
+      () => {},
+    );
+  }
+  return module;
+}
+
+let core = null;
+/** The core module, compiled once per page (the first caller's cache settings count). */
+export function coreModule({ cache = true, cacheName = DEFAULT_CACHE_NAME } = {}) {
+  core ??= compileWasm(coreWasmUrl(), cache === false ? null : cacheName).catch((e) => {
+    core = null; // a later call tries again
+    throw e;
+  });
+  return core;
+}

@@ -98,8 +98,8 @@ RELAXED_FLAGS='-C target-feature=+simd128,+relaxed-simd --cfg getrandom_backend=
 grep -q 'rustflags = \["-C", "target-feature=+simd128", "--cfg", "getrandom_backend=\\"wasm_js\\""\]' .cargo/config.toml ||
   echo "bench/browser: warning: .cargo/config.toml's wasm32 rustflags changed; the relaxed build uses $RELAXED_FLAGS" >&2
 
-# build_variant NAME SRC_DIR TARGET_DIR [RUSTFLAGS]: builds the core in SRC_DIR and assembles
-# $work/pkg-NAME: pkg/'s JS with that core (wasm-bindgen, wasm-opt -Oz as build-pkg.sh does;
+# build_variant NAME SRC_DIR TARGET_DIR [RUSTFLAGS]: builds the embedder module in SRC_DIR and
+# assembles $work/pkg-NAME: pkg/'s JS and core module with that embedder (wasm-bindgen, wasm-opt -Oz as build-pkg.sh does;
 # wasm-opt's output is kept by input hash in $LECTERN_CACHE/bench-browser/wasm-opt).
 build_variant() {
   local name="$1" src="$2" target="$3" flags="${4:-}" out="$work/pkg-$1" opt_cache="$LECTERN_CACHE/bench-browser/wasm-opt"
@@ -111,8 +111,8 @@ build_variant() {
   # it finds the build fresh.
   rm -rf "$target/wasm32-unknown-unknown/release/.fingerprint/lectern-"*
   logged "cargo-$name" env -C "$src" "${rustflags[@]}" CARGO_TARGET_DIR="$target" \
-    cargo build --release --target wasm32-unknown-unknown -p lectern --lib
-  logged "bindgen-$name" wasm-bindgen --target web --out-dir "$work/bindgen-$name" --out-name lectern \
+    cargo build --release --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features embed
+  logged "bindgen-$name" wasm-bindgen --target web --out-dir "$work/bindgen-$name" --out-name lectern_embed \
     "$target/wasm32-unknown-unknown/release/lectern.wasm"
   if [ ! -x "$WASM_OPT" ]; then
     logged binaryen npm install --no-audit --no-fund --loglevel=error --no-save \
@@ -120,29 +120,31 @@ build_variant() {
   fi
   mkdir -p "$opt_cache"
   local opt
-  opt="$opt_cache/$(sha256sum "$work/bindgen-$name/lectern_bg.wasm" | cut -c1-32)-Oz.wasm"
+  opt="$opt_cache/$(sha256sum "$work/bindgen-$name/lectern_embed_bg.wasm" | cut -c1-32)-Oz.wasm"
   if [ ! -s "$opt" ]; then
     echo "  wasm-opt -Oz (a few minutes; kept for reruns)"
-    logged "wasm-opt-$name" "$WASM_OPT" -Oz --strip-debug --strip-producers "$work/bindgen-$name/lectern_bg.wasm" -o "$opt.tmp"
+    logged "wasm-opt-$name" "$WASM_OPT" -Oz --strip-debug --strip-producers "$work/bindgen-$name/lectern_embed_bg.wasm" -o "$opt.tmp"
     mv "$opt.tmp" "$opt"
     ls -t "$opt_cache"/*.wasm | tail -n +7 | xargs -r rm -f
   fi
   mkdir -p "$out"
-  cp pkg/*.js pkg/*.d.ts "$out/"
-  rm -f "$out"/lectern_bg.*.wasm
-  cp "$work/bindgen-$name/lectern.js" "$out/"
+  cp pkg/*.js pkg/*.d.ts pkg/lectern_core_bg.*.wasm "$out/"
+  cp "$work/bindgen-$name/lectern_embed.js" "$out/"
   local hash
   hash="$(sha256sum "$opt" | cut -c1-12)"
-  cp "$opt" "$out/lectern_bg.$hash.wasm"
-  printf 'export const WASM_FILE = "lectern_bg.%s.wasm";\n' "$hash" >"$out/wasm-file.js"
-  printf '  %-28s %10d bytes\n' "lectern_bg.$hash.wasm" "$(stat -c %s "$opt")"
+  cp "$opt" "$out/lectern_embed_bg.$hash.wasm"
+  embed_file_js() { # HASH: pkg/'s wasm-file.js with this variant's embedder
+    sed "s/lectern_embed_bg\.[0-9a-f]*\.wasm/lectern_embed_bg.$1.wasm/" pkg/wasm-file.js
+  }
+  embed_file_js "$hash" >"$out/wasm-file.js"
+  printf '  %-28s %10d bytes\n' "lectern_embed_bg.$hash.wasm" "$(stat -c %s "$opt")"
   variants+=("$name=$out")
   # The same before wasm-opt (function names kept), for --profile.
   cp -r "$out" "$work/names-$name"
-  rm -f "$work/names-$name"/lectern_bg.*.wasm
-  hash="$(sha256sum "$work/bindgen-$name/lectern_bg.wasm" | cut -c1-12)"
-  cp "$work/bindgen-$name/lectern_bg.wasm" "$work/names-$name/lectern_bg.$hash.wasm"
-  printf 'export const WASM_FILE = "lectern_bg.%s.wasm";\n' "$hash" >"$work/names-$name/wasm-file.js"
+  rm -f "$work/names-$name"/lectern_embed_bg.*.wasm
+  hash="$(sha256sum "$work/bindgen-$name/lectern_embed_bg.wasm" | cut -c1-12)"
+  cp "$work/bindgen-$name/lectern_embed_bg.wasm" "$work/names-$name/lectern_embed_bg.$hash.wasm"
+  embed_file_js "$hash" >"$work/names-$name/wasm-file.js"
   profile_pkgs+=("$name=$work/names-$name")
 }
 

@@ -20,7 +20,7 @@
 // WebAssembly.Memory's byteLength) and JS heap (CDP Runtime.getHeapUsage of each worker and the
 // page) after init. Prints a summary; the JSON has every sample.
 
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
@@ -409,11 +409,12 @@ async function main() {
   };
   server = await startServer(dirs);
   isoServer = await startServer({ ...dirs, isolate: true });
-  const wasmFile = /"([^"]+\.wasm)"/.exec(readFileSync(path.join(cfg.pkgDir, "wasm-file.js"), "utf8"))[1];
+  const wasmFiles = [...readFileSync(path.join(cfg.pkgDir, "wasm-file.js"), "utf8").matchAll(/"([^"]+\.wasm)"/g)].map((m) => m[1]);
   // Precompress (once, cached by content hash) so no timed request pays for it.
   const bundleFiles = [manifest.files.chunks, manifest.files.lexical, manifest.files.dense, ...manifest.files.text, manifest.model.onnx, manifest.model.tokenizer];
   await server.warm([
-    ...["index.js", "worker.js", "lectern.js", "wasm-file.js", wasmFile].map((f) => `/pkg/${f}`),
+    ...readdirSync(cfg.pkgDir).filter((f) => f.endsWith(".js")).map((f) => `/pkg/${f}`),
+    ...wasmFiles.map((f) => `/pkg/${f}`),
     "/bundle/manifest.json",
     ...bundleFiles.map((f) => `/bundle/${f.name}`),
     "/tjs/transformers.min.js",

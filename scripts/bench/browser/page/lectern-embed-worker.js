@@ -1,4 +1,4 @@
-// Lectern's embedder alone: pkg's wasm-bindgen `Embedder` (tokenizer + tract + pooling) in a
+// Lectern's embedder alone: the embedder module's `Embedder` (tokenizer + tract + pooling) in a
 // module worker, timed inside the worker. `?pkg=/pkg/` picks the package (e.g. /pkg-relaxed/).
 import "./wasm-hook.js";
 
@@ -14,8 +14,8 @@ async function fetchBytes(url) {
 const handlers = {
   async init({ modelUrl, tokenizerUrl }) {
     const t0 = performance.now();
-    const { default: initWasm, Embedder } = await import(`${pkg}lectern.js`);
-    const { WASM_FILE } = await import(`${pkg}wasm-file.js`);
+    const { default: initWasm, Embedder } = await import(`${pkg}lectern_embed.js`);
+    const { EMBED_WASM_FILE: WASM_FILE } = await import(`${pkg}wasm-file.js`);
     await initWasm({ module_or_path: fetch(`${pkg}${WASM_FILE}`) });
     const t1 = performance.now();
     const [onnx, tokenizer] = await Promise.all([fetchBytes(modelUrl), fetchBytes(tokenizerUrl)]);

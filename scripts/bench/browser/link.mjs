@@ -18,6 +18,18 @@
 // hundred bytes per request.
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Resolves when `res` can take more (or has closed), leaving no listener behind. */
+const drained = (res) =>
+  new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 const epochNow = () => performance.timeOrigin + performance.now();
 
 /** A small seeded PRNG (mulberry32), so a run's round trips can be drawn again. */
@@ -83,7 +95,7 @@ export function createLink({ mbit = 9, rttMs = [40, 150], chunkBytes = 8192, see
         const ok = res.write(chunk);
         writes.push({ t: epochNow(), bytes: chunk.length, id });
         sent += chunk.length;
-        if (!ok) await new Promise((r) => { res.once("drain", r); res.once("close", r); });
+        if (!ok) await drained(res);
       }
       return sent;
     },

@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
       [ -n "${2:-}" ] || { echo "bench/first-seconds: --json needs a file name" >&2; exit 2; }
       driver_args+=(--json "$(cd "$(dirname "$2")" && pwd)/$(basename "$2")")
       shift ;;
-    -h | --help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
     *) driver_args+=("$1") ;;
   esac
   shift

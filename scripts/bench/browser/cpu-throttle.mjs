@@ -188,6 +188,9 @@ export async function throttle(context, page, { rate, caps }) {
     for (const w of result.workers) if (w.sessionId === sessionId) w.alive = false;
   });
   await cdp.send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: true, flatten: false });
+  // A worker started by a worker is not attached above: its thread is capped when it shows.
+  result.cappedLater = [];
+  const sweep = rate > 1 && caps?.available ? setInterval(() => result.cappedLater.push(...caps.capWorkers()), 250) : null;
 
   return {
     result,
@@ -208,7 +211,10 @@ export async function throttle(context, page, { rate, caps }) {
       }
       return { page: mid(pageMs), pageSamples: pageMs, workers };
     },
-    detach: () => cdp.detach().catch(() => {}),
+    detach: () => {
+      clearInterval(sweep);
+      return cdp.detach().catch(() => {});
+    },
   };
 }
 

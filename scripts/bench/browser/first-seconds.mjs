@@ -435,6 +435,11 @@ function report(r) {
     const xs = vs.map(f).filter((x) => typeof x === "number" && !Number.isNaN(x));
     return xs.length ? median(xs) : null;
   };
+  /** " (min–max)" of several runs. */
+  const range = (vs, f) => {
+    const xs = vs.map(f).filter((x) => typeof x === "number");
+    return xs.length > 1 ? ` (${msf(Math.min(...xs))}–${msf(Math.max(...xs))})` : "";
+  };
   const c = r.config;
   say(`Chromium ${c.chromium}, ${c.cpus} cores (load average ${c.loadavgStart.map((x) => x.toFixed(1)).join(" ")} at start, ` +
     `${c.loadavgEnd.map((x) => x.toFixed(1)).join(" ")} at end); link ${c.mbit} Mbit/s shared by every request, round trip ` +
@@ -459,7 +464,7 @@ function report(r) {
       const ms = med(l, (v) => v.at[key]);
       const all = med(l, (v) => v.bytes[key]);
       const since = med(l, (v) => v.bytes[`${key}SinceStart`]);
-      say(`| ${label}: ms from navigation | ${msf(ms)} | ${msf(peerMs)} | ${ratio(ms, peerMs)} |`);
+      say(`| ${label}: ms from navigation (range) | ${msf(ms)}${range(l, (v) => v.at[key])} | ${msf(peerMs)}${range(t, (v) => v.at.firstEmbedding)} | ${ratio(ms, peerMs)} |`);
       say(`| … bytes on the link until then | ${kb(all)} | ${kb(peerBytes)} | ${ratio(all, peerBytes)} |`);
       say(`| … of which after the panel opened / the peer started | ${kb(since)} | ${kb(peerSince)} | ${ratio(since, peerSince)} |`);
     }

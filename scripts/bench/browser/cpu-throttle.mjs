@@ -9,6 +9,9 @@
 // wall time that CDP's throttler leaves the page's main thread. Elsewhere the workers run at
 // full speed and the result says so.
 //
+// Playwright resumes a new worker as soon as it has attached itself, so a worker may run a few
+// milliseconds (one CDP round trip) before its cap applies.
+//
 // Whether it took is measured, not assumed: PROBE_LOOP (a fixed integer loop) timed on the page
 // and in each worker after a visit, against the same loop unthrottled (`baseline`).
 //
@@ -78,12 +81,12 @@ function workerThreads() {
 
 /**
  * Per-thread CPU caps at 1/rate of a core. {available, reason, capWorkers(): newly capped
- * thread ids, close()}.
+ * thread ids, allCapped(), close()}.
  */
 export function threadCaps(rate) {
   const parent = path.join(CGROUP_CPU, `lectern-bench-${process.pid}`);
   const capped = new Map(); // tid -> its cgroup folder
-  const none = (reason) => ({ available: false, reason, capWorkers: () => [], close() {} });
+  const none = (reason) => ({ available: false, reason, capWorkers: () => [], allCapped: () => false, close() {} });
   if (!(rate > 1)) return none("no slowdown asked");
   try {
     readFileSync(path.join(CGROUP_CPU, "cpu.cfs_quota_us"));
@@ -110,6 +113,8 @@ export function threadCaps(rate) {
       }
       return fresh.filter((tid) => capped.has(tid));
     },
+    /** Whether every worker thread there is now is capped. */
+    allCapped: () => workerThreads().every((tid) => capped.has(tid)),
     close() {
       for (const dir of capped.values()) {
         try {
@@ -176,8 +181,9 @@ export async function throttle(context, page, { rate, caps }) {
           worker.via = "cdp";
         } catch (e) {
           worker.refused = e.message;
+          // (The sweep below may have capped the new thread already.)
           worker.tids = caps?.capWorkers() ?? [];
-          if (worker.tids.length) worker.via = "cgroup";
+          if (caps?.allCapped()) worker.via = "cgroup";
         }
       }
     } finally {
@@ -190,7 +196,7 @@ export async function throttle(context, page, { rate, caps }) {
   await cdp.send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: true, flatten: false });
   // A worker started by a worker is not attached above: its thread is capped when it shows.
   result.cappedLater = [];
-  const sweep = rate > 1 && caps?.available ? setInterval(() => result.cappedLater.push(...caps.capWorkers()), 250) : null;
+  const sweep = rate > 1 && caps?.available ? setInterval(() => result.cappedLater.push(...caps.capWorkers()), 250).unref() : null;
 
   return {
     result,

@@ -81,12 +81,12 @@ function workerThreads() {
 
 /**
  * Per-thread CPU caps at 1/rate of a core. {available, reason, capWorkers(): newly capped
- * thread ids, allCapped(), close()}.
+ * thread ids, allCapped(), stat(tid), close()}.
  */
 export function threadCaps(rate) {
   const parent = path.join(CGROUP_CPU, `lectern-bench-${process.pid}`);
   const capped = new Map(); // tid -> its cgroup folder
-  const none = (reason) => ({ available: false, reason, capWorkers: () => [], allCapped: () => false, close() {} });
+  const none = (reason) => ({ available: false, reason, capWorkers: () => [], allCapped: () => false, stat: () => null, close() {} });
   if (!(rate > 1)) return none("no slowdown asked");
   try {
     readFileSync(path.join(CGROUP_CPU, "cpu.cfs_quota_us"));
@@ -115,6 +115,21 @@ export function threadCaps(rate) {
     },
     /** Whether every worker thread there is now is capped. */
     allCapped: () => workerThreads().every((tid) => capped.has(tid)),
+    /** The kernel's own account of a capped thread (cpu.stat): periods it ran in, periods it
+     * was held back in, ms held back. */
+    stat(tid) {
+      try {
+        const kv = Object.fromEntries(
+          readFileSync(path.join(capped.get(tid), "cpu.stat"), "utf8")
+            .trim()
+            .split("\n")
+            .map((l) => l.split(" ")),
+        );
+        return { tid, periods: Number(kv.nr_periods), throttled: Number(kv.nr_throttled), throttledMs: Number(kv.throttled_time) / 1e6 };
+      } catch {
+        return null;
+      }
+    },
     close() {
       for (const dir of capped.values()) {
         try {
@@ -215,7 +230,10 @@ export async function throttle(context, page, { rate, caps }) {
         }
         workers.push({ url: w.url, via: w.via, ms: ms.length ? mid(ms) : null, samples: ms, error });
       }
-      return { page: mid(pageMs), pageSamples: pageMs, workers };
+      // What the kernel did to the threads capped during this visit.
+      const tids = [...new Set([...result.workers.flatMap((w) => w.tids), ...result.cappedLater])];
+      const cgroups = tids.map((tid) => caps?.stat(tid)).filter(Boolean);
+      return { page: mid(pageMs), pageSamples: pageMs, workers, cgroups };
     },
     detach: () => {
       clearInterval(sweep);

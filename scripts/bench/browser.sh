@@ -174,14 +174,7 @@ fi
 # ---- the two stacks in Chromium ------------------------------------------------------------
 
 step "browser bench: npm ci (transformers.js, playwright-core)"
-stamp="$here/node_modules/.lectern-lock.sha256"
-want="$(sha256sum "$here/package-lock.json" | cut -d' ' -f1)"
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  # --ignore-scripts: only onnxruntime-web's files are used; the native packages that
-  # transformers.js also depends on (onnxruntime-node, sharp) need not install anything.
-  logged npm-ci env -C "$here" NO_UPDATE_NOTIFIER=1 npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
-  echo "$want" >"$stamp"
-fi
+logged npm-ci "$here/npm-ci.sh"
 
 if [ "$profile" = 1 ]; then
   step "browser bench: native per-op profile, tract (examples/profile_ops.rs)"

@@ -27,6 +27,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { startServer } from "./server.mjs";
+import { median, p95, stats } from "./stats.mjs";
 import { chromiumLaunchOptions } from "../../lib/chromium.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -95,13 +96,6 @@ const sha = (file) => createHash("sha256").update(readFileSync(file)).digest("he
 
 // ---- statistics ----------------------------------------------------------------------------
 
-const sorted = (xs) => [...xs].sort((a, b) => a - b);
-const median = (xs) => {
-  const s = sorted(xs);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const p95 = (xs) => sorted(xs)[Math.min(xs.length - 1, Math.ceil(0.95 * xs.length) - 1)];
-const stats = (xs) => ({ n: xs.length, median: median(xs), p95: p95(xs), min: Math.min(...xs), max: Math.max(...xs) });
 const cosine = (a, b) => {
   let d = 0, na = 0, nb = 0;
   for (let i = 0; i < a.length; i++) {

@@ -7,11 +7,13 @@ import { env, pipeline } from "/tjs/transformers.min.js";
 let extractor = null;
 
 const handlers = {
-  async init({ threads = 1, ortVariant = "asyncify" }) {
+  async init({ threads = 1, ortVariant = "asyncify", browserCache = false }) {
     env.allowRemoteModels = false;
     env.allowLocalModels = true;
     env.localModelPath = "/models/";
-    env.useBrowserCache = false; // a fresh context has an empty cache anyway; keep runs alike
+    // Off by default: a fresh context has an empty cache anyway; keep runs alike. On for a
+    // second visit (first-seconds.mjs): transformers.js's own Cache API use, as a site gets it.
+    env.useBrowserCache = browserCache;
     const suffix = ortVariant === "plain" ? "" : `.${ortVariant}`;
     env.backends.onnx.wasm.wasmPaths = {
       mjs: new URL(`/ort/ort-wasm-simd-threaded${suffix}.mjs`, self.location.href).href,

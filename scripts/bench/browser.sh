@@ -174,7 +174,9 @@ fi
 # ---- the two stacks in Chromium ------------------------------------------------------------
 
 step "browser bench: npm ci (transformers.js, playwright-core)"
-logged npm-ci "$here/npm-ci.sh"
+# --ignore-scripts: only onnxruntime-web's files are used; the native packages that
+# transformers.js also depends on (onnxruntime-node, sharp) need not install anything.
+logged npm-ci npm_ci "$here" --ignore-scripts
 
 if [ "$profile" = 1 ]; then
   step "browser bench: native per-op profile, tract (examples/profile_ops.rs)"

@@ -92,7 +92,9 @@ else
 fi
 
 step "first seconds: npm ci (transformers.js, playwright-core)"
-logged npm-ci "$here/npm-ci.sh"
+# --ignore-scripts: only onnxruntime-web's files are used; the native packages that
+# transformers.js also depends on (onnxruntime-node, sharp) need not install anything.
+logged npm-ci npm_ci "$here" --ignore-scripts
 
 step "first seconds: Lectern vs transformers.js in headless Chromium ($(nproc) cores)"
 node "$here/first-seconds.mjs" --site "$site" --model-dir "$LECTERN_MODEL_DIR" "${driver_args[@]}"

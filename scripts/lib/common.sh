@@ -17,14 +17,15 @@ CHROMIUM_FLAGS=(--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usag
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
-# npm_ci DIR: `npm ci` in DIR when its package-lock.json changed since the last install
+# npm_ci DIR [NPM_ARGS...]: `npm ci` in DIR when its package-lock.json changed since the last install
 # (a stamp in node_modules), so re-runs cost nothing.
 npm_ci() {
   local dir="$1" stamp="$1/node_modules/.lectern-lock.sha256" want
+  shift
   want="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     echo "npm ci in ${dir#"$LECTERN_ROOT"/}"
-    (cd "$dir" && NO_UPDATE_NOTIFIER=1 npm ci --no-audit --no-fund --loglevel=error)
+    (cd "$dir" && NO_UPDATE_NOTIFIER=1 npm ci --no-audit --no-fund --loglevel=error "$@")
     echo "$want" >"$stamp"
   fi
 }

@@ -32,4 +32,5 @@ pub use sources::{number_sources, NumberedSource, RetrievedChunk, SiteOrigins, S
 pub use stream::{CompletionStream, StreamStep};
 pub use turn::{
     ChatEvent, ChatResponse, Conclusion, Next, NoticeCode, Outcome, Phase, RetrievalFailure, Status, Turn, TurnError,
+    HISTORY_NOT_KEPT_MESSAGE, HISTORY_RESET_MESSAGE,
 };

@@ -88,12 +88,28 @@ pub struct ChatResponse {
     pub message: Message,
 }
 
+/// What the reader is told when the conversation cannot be kept in storage.
+pub const HISTORY_NOT_KEPT_MESSAGE: &str =
+    "This browser does not let the site keep the conversation, so it will be lost when you reload the page.";
+/// What the reader is told when the stored conversation could not be read.
+pub const HISTORY_RESET_MESSAGE: &str = "Your earlier conversation could not be restored, so a new one has started.";
+
 impl NoticeCode {
     pub fn as_str(self) -> &'static str {
         match self {
             NoticeCode::HistoryNotKept => "HISTORY_NOT_KEPT",
             NoticeCode::HistoryReset => "HISTORY_RESET",
             NoticeCode::LlmUnavailable => "LLM_UNAVAILABLE",
+        }
+    }
+
+    /// The fixed text told with a storage notice; `None` for `LLM_UNAVAILABLE`, which is told
+    /// with the error's own message.
+    pub fn fixed_message(self) -> Option<&'static str> {
+        match self {
+            NoticeCode::HistoryNotKept => Some(HISTORY_NOT_KEPT_MESSAGE),
+            NoticeCode::HistoryReset => Some(HISTORY_RESET_MESSAGE),
+            NoticeCode::LlmUnavailable => None,
         }
     }
 }
@@ -621,6 +637,8 @@ mod tests {
             (NoticeCode::LlmUnavailable, "LLM_UNAVAILABLE"),
         ] {
             assert_eq!(code.as_str(), wire);
+            // The storage notices have fixed texts; an unreachable LLM is told its error.
+            assert_eq!(code.fixed_message().is_some(), code != NoticeCode::LlmUnavailable);
             assert_eq!(
                 value(&ChatEvent::Notice { code, message: "m".into() }),
                 json!({"type": "notice", "code": wire, "message": "m"})

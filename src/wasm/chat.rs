@@ -6,7 +6,7 @@
 use super::convert::{from_js, json_of, to_js};
 use super::errors::{chat_error, invalid_error};
 use super::fetch_stream::{stream_completion, Listener, Request, StreamEnd};
-use super::storage::{Notice, Store};
+use super::storage::Store;
 use crate::chat::{
     iso8601, request_body, uuid_v4, Ask, ChatConfig, ChatError, Conclusion, Conversation, Next, NoticeCode, Outcome,
     Persona, Retrieval, RetrievalFailure, SiteOrigins, Turn, TurnError,
@@ -36,7 +36,7 @@ struct State {
     conversation: Conversation,
     store: Store,
     /// The latest storage notice, and whether it still has to be sent as an event.
-    notice: Option<(Notice, bool)>,
+    notice: Option<(NoticeCode, bool)>,
     limiter: RateLimiter,
     /// The answer being streamed, if any.
     current: Option<AbortController>,
@@ -87,7 +87,7 @@ impl Chat {
     /// The latest storage notice for the reader, if storage failed.
     #[wasm_bindgen(getter, js_name = storageNotice)]
     pub fn storage_notice(&self) -> Option<String> {
-        self.state.borrow().notice.map(|(n, _)| n.message().to_string())
+        self.state.borrow().notice.and_then(|(code, _)| code.fixed_message()).map(String::from)
     }
 
     /// Starts a new, empty conversation (and forgets the stored one).
@@ -177,7 +177,7 @@ impl State {
         }
     }
 
-    fn save(&mut self) -> Option<Notice> {
+    fn save(&mut self) -> Option<NoticeCode> {
         let notice = self.store.save(&self.conversation);
         if let Some(n) = notice {
             self.notice = Some((n, true));
@@ -186,7 +186,7 @@ impl State {
     }
 
     /// The notice still to be told, marking it told.
-    fn untold_notice(&mut self) -> Option<Notice> {
+    fn untold_notice(&mut self) -> Option<NoticeCode> {
         match &mut self.notice {
             Some((notice, pending @ true)) => {
                 *pending = false;
@@ -258,14 +258,10 @@ fn internal(error: TurnError) -> JsValue {
 }
 
 /// The storage notice as the turn tells it.
-fn tell(turn: &mut Turn, notice: Notice) {
-    let code = match notice {
-        Notice::NotKept => NoticeCode::HistoryNotKept,
-        Notice::Reset => NoticeCode::HistoryReset,
-    };
-    // storage.rs still names its codes itself; they must be the core's.
-    debug_assert_eq!(code.as_str(), notice.code());
-    turn.notice(code, notice.message()).unwrap_or_else(out_of_turn);
+fn tell(turn: &mut Turn, code: NoticeCode) {
+    if let Some(message) = code.fixed_message() {
+        turn.notice(code, message).unwrap_or_else(out_of_turn);
+    }
 }
 
 /// The whole answer: the core's `Turn` decides and orders the events; this stores the

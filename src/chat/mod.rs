@@ -25,7 +25,8 @@ pub use extractive::EXCERPTS_HEADING;
 pub use ids::{iso8601, uuid_v4};
 pub use persona::Persona;
 pub use plan::{
-    finish_answer, plan, Ask, Plan, Retrieval, EMPTY_ANSWER_MESSAGE, REFUSAL_MESSAGE, REFUSAL_SUGGESTION, SLOW_MESSAGE,
+    finish_answer, plan, Ask, AskRequest, Plan, Retrieval, EMPTY_ANSWER_MESSAGE, REFUSAL_MESSAGE, REFUSAL_SUGGESTION,
+    SLOW_MESSAGE,
 };
 pub use prompt::{build_prompt, request_body, ChatTurn};
 pub use sources::{number_sources, NumberedSource, RetrievedChunk, SiteOrigins, SourceReference, MAX_SOURCES};

@@ -119,27 +119,33 @@ fn invalid(message: String) -> ChatError {
     ChatError::invalid_config(message)
 }
 
-/// The known option closest to a misspelt one, if any is close.
-fn suggestion(name: &str) -> Option<&'static str> {
-    let distance = |a: &str, b: &str| {
-        let (a, b): (Vec<char>, Vec<char>) = (a.to_lowercase().chars().collect(), b.to_lowercase().chars().collect());
-        let mut row: Vec<usize> = (0..=b.len()).collect();
-        for i in 1..=a.len() {
+/// "Did you mean": the candidate closest to a misspelt `word` (edit distance, ignoring case),
+/// if one is close — at most 2 edits, or a third of the candidate's length for longer ones;
+/// the first of equally close ones. The chat's options use it, and the Docusaurus plugin for
+/// its own through the wasm module's `didYouMean`.
+pub fn did_you_mean<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let word: Vec<char> = word.to_lowercase().chars().collect();
+    let distance = |known: &[char]| {
+        let mut row: Vec<usize> = (0..=known.len()).collect();
+        for i in 1..=word.len() {
             let mut previous = row[0];
             row[0] = i;
-            for j in 1..=b.len() {
+            for j in 1..=known.len() {
                 let here = row[j];
-                row[j] = (row[j] + 1).min(row[j - 1] + 1).min(previous + usize::from(a[i - 1] != b[j - 1]));
+                row[j] = (row[j] + 1).min(row[j - 1] + 1).min(previous + usize::from(word[i - 1] != known[j - 1]));
                 previous = here;
             }
         }
-        row[b.len()]
+        row[known.len()]
     };
-    OPTIONS
+    candidates
         .iter()
-        .map(|known| (distance(name, known), *known))
-        .filter(|(d, known)| *d <= 2.max(known.len() / 3))
-        .min()
+        .filter_map(|known| {
+            let chars: Vec<char> = known.to_lowercase().chars().collect();
+            let d = distance(&chars);
+            (d <= 2.max(chars.len() / 3)).then_some((d, *known))
+        })
+        .min_by_key(|(d, _)| *d)
         .map(|(_, known)| known)
 }
 
@@ -159,7 +165,7 @@ impl ChatConfig {
             if looks_secret(name) {
                 return Err(secret_refused(&format!("the option \"{name}\"")));
             }
-            let hint = suggestion(name).map(|s| format!(" Did you mean \"{s}\"?")).unwrap_or_default();
+            let hint = did_you_mean(name, &OPTIONS).map(|s| format!(" Did you mean \"{s}\"?")).unwrap_or_default();
             return Err(invalid(format!("unknown chat option \"{name}\".{hint} Known: {}.", OPTIONS.join(", "))));
         }
         let get = |name: &str| object.get(name).filter(|v| !v.is_null());
@@ -382,6 +388,22 @@ mod tests {
             );
         }
         assert!(refused(r#"{"endpoint":"https://x.example/v1?sig=abc"}"#).contains("\"sig\" parameter"));
+    }
+
+    #[test]
+    fn did_you_mean_names_the_closest_candidate_if_one_is_close() {
+        assert_eq!(did_you_mean("endpont", &OPTIONS), Some("endpoint"));
+        assert_eq!(did_you_mean("TIMEOUTMS", &OPTIONS), Some("timeoutMs"), "case is ignored");
+        assert_eq!(did_you_mean("colour", &OPTIONS), None, "nothing close");
+        // A third of a long candidate's length: 4 edits from "starterQuestions" (16 characters).
+        let plugin = ["personas", "defaultPersona", "starterQuestions", "welcome"];
+        assert_eq!(did_you_mean("starterQuestion", &plugin), Some("starterQuestions"));
+        assert_eq!(did_you_mean("startQuestin", &plugin), Some("starterQuestions"));
+        assert_eq!(did_you_mean("persona", &plugin), Some("personas"));
+        // The first of equally close candidates; characters, not bytes.
+        assert_eq!(did_you_mean("ab", &["ac", "ab_", "xb"]), Some("ac"));
+        assert_eq!(did_you_mean("é", &["e"]), Some("e"));
+        assert_eq!(did_you_mean("anything", &[]), None);
     }
 
     #[test]

@@ -1,11 +1,18 @@
 //! What can go wrong while answering, as the reader sees it: a stable code (SPEC.md §3), a
 //! message, a suggestion, the exact cause where known, and whether a retry may help.
 
-use serde::Serialize;
+use crate::query::Invalid;
+use serde::{Serialize, Serializer};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+/// Serialised as its stable code (`"LLM_TIMEOUT"`, `"EMPTY_QUESTION"`, …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChatErrorCode {
+    /// The question was refused before it was asked: SPEC.md's limits or the rate limit
+    /// (`EMPTY_QUESTION`, `QUESTION_TOO_LONG`, `SELECTION_TOO_SHORT`, `SELECTION_TOO_LONG`,
+    /// `RATE_LIMITED`, named by `crate::query`).
+    Invalid(Invalid),
+    /// The question is not an `AskRequest` (a field of the wrong type).
+    InvalidArgument,
     /// Retrieval failed (the worker's error, e.g. the index could not be loaded).
     IndexUnavailable,
     /// The endpoint could not be reached or answered with an HTTP error.
@@ -14,19 +21,33 @@ pub enum ChatErrorCode {
     LlmTimeout,
     /// The stream broke its contract: a malformed event, an error event, or an end without `[DONE]`.
     LlmBadResponse,
-    /// The client configuration is refused (e.g. it carries an API key).
+    /// The client configuration is refused (e.g. it carries an API key), or the question names
+    /// an unknown persona.
     InvalidConfig,
 }
 
 impl ChatErrorCode {
     pub fn as_str(self) -> &'static str {
         match self {
+            ChatErrorCode::Invalid(reason) => reason.code(),
+            ChatErrorCode::InvalidArgument => "INVALID_ARGUMENT",
             ChatErrorCode::IndexUnavailable => "INDEX_UNAVAILABLE",
             ChatErrorCode::LlmUnavailable => "LLM_UNAVAILABLE",
             ChatErrorCode::LlmTimeout => "LLM_TIMEOUT",
             ChatErrorCode::LlmBadResponse => "LLM_BAD_RESPONSE",
             ChatErrorCode::InvalidConfig => "INVALID_CONFIG",
         }
+    }
+
+    /// Whether asking again may help: not for a question or a configuration that must change.
+    fn retryable(self) -> bool {
+        !matches!(self, ChatErrorCode::Invalid(_) | ChatErrorCode::InvalidArgument | ChatErrorCode::InvalidConfig)
+    }
+}
+
+impl Serialize for ChatErrorCode {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 
@@ -42,8 +63,17 @@ pub struct ChatError {
 
 impl ChatError {
     fn new(code: ChatErrorCode, message: impl Into<String>, suggestion: &str, detail: Option<String>) -> Self {
-        let retryable = code != ChatErrorCode::InvalidConfig;
-        ChatError { code, message: message.into(), suggestion: suggestion.into(), detail, retryable }
+        ChatError { code, message: message.into(), suggestion: suggestion.into(), detail, retryable: code.retryable() }
+    }
+
+    /// A question refused by SPEC.md's limits or the rate limit, with SPEC.md's message.
+    pub fn refused(reason: Invalid) -> Self {
+        ChatError::new(ChatErrorCode::Invalid(reason), reason.message(), &reason.suggestion(), None)
+    }
+
+    /// A question that is not an `AskRequest` at all.
+    pub fn invalid_argument(message: impl Into<String>) -> Self {
+        ChatError::new(ChatErrorCode::InvalidArgument, message, "Check the arguments against the documented API.", None)
     }
 
     pub fn invalid_config(message: impl Into<String>) -> Self {
@@ -139,8 +169,22 @@ mod tests {
         assert!(e.retryable);
         assert_eq!(ChatError::http(500, Some("  ")).message, "The answer service failed to answer. (HTTP 500)");
         assert!(!ChatError::invalid_config("x").retryable);
+        assert!(!ChatError::refused(Invalid::RateLimited).retryable && !ChatError::invalid_argument("x").retryable);
         assert_eq!(ChatError::timeout(30_000.0, true).message, "No answer arrived within 30 s.");
         assert_eq!(ChatError::timeout(1_500.0, false).message, "The answer stopped arriving for 1.5 s.");
+    }
+
+    #[test]
+    fn codes_are_serialised_as_the_page_reads_them() {
+        let wire = |code: ChatErrorCode| serde_json::to_value(code).unwrap();
+        assert_eq!(wire(ChatErrorCode::LlmTimeout), "LLM_TIMEOUT");
+        assert_eq!(wire(ChatErrorCode::InvalidArgument), "INVALID_ARGUMENT");
+        // A refused question's code is the query's own.
+        for reason in [Invalid::EmptyQuestion, Invalid::SelectionTooLong, Invalid::RateLimited] {
+            assert_eq!(wire(ChatErrorCode::Invalid(reason)), reason.code());
+            let error = ChatError::refused(reason);
+            assert_eq!((error.message, error.suggestion), (reason.message(), reason.suggestion()));
+        }
     }
 
     #[test]

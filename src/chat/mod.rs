@@ -14,7 +14,7 @@ mod sources;
 mod stream;
 mod turn;
 
-pub use config::{ChatConfig, DEFAULT_SLOW_AFTER_MS, DEFAULT_STORAGE_KEY, DEFAULT_TIMEOUT_MS};
+pub use config::{did_you_mean, ChatConfig, DEFAULT_SLOW_AFTER_MS, DEFAULT_STORAGE_KEY, DEFAULT_TIMEOUT_MS};
 pub use conversation::{
     AnswerKind, Conversation, Message, MessageError, MessageStatus, Role, StoredConversation, HISTORY_FOR_LLM,
     MAX_CONTENT_CHARS, MAX_MESSAGES, STORAGE_FORMAT_VERSION,
@@ -25,11 +25,13 @@ pub use extractive::EXCERPTS_HEADING;
 pub use ids::{iso8601, uuid_v4};
 pub use persona::Persona;
 pub use plan::{
-    finish_answer, plan, Ask, Plan, Retrieval, EMPTY_ANSWER_MESSAGE, REFUSAL_MESSAGE, REFUSAL_SUGGESTION, SLOW_MESSAGE,
+    finish_answer, plan, Ask, AskRequest, Plan, Retrieval, EMPTY_ANSWER_MESSAGE, REFUSAL_MESSAGE, REFUSAL_SUGGESTION,
+    SLOW_MESSAGE,
 };
 pub use prompt::{build_prompt, request_body, ChatTurn};
 pub use sources::{number_sources, NumberedSource, RetrievedChunk, SiteOrigins, SourceReference, MAX_SOURCES};
 pub use stream::{CompletionStream, StreamStep};
 pub use turn::{
     ChatEvent, ChatResponse, Conclusion, Next, NoticeCode, Outcome, Phase, RetrievalFailure, Status, Turn, TurnError,
+    HISTORY_NOT_KEPT_MESSAGE, HISTORY_RESET_MESSAGE,
 };

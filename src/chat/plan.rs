@@ -1,16 +1,18 @@
-//! The ask flow's decisions (SPEC.md §3), after validation and retrieval: refuse at
-//! confidence `none` without calling the LLM, otherwise number the sources and build the
-//! prompt (or the excerpts when there is no LLM); then finish the answer that came back.
+//! The ask flow's decisions (SPEC.md §3): admit a question (its limits, its persona, the
+//! rate limit); after retrieval, refuse at confidence `none` without calling the LLM,
+//! otherwise number the sources and build the prompt (or the excerpts when there is no LLM);
+//! then finish the answer that came back.
 
 use super::config::ChatConfig;
 use super::conversation::Message;
+use super::error::ChatError;
 use super::extractive::extractive_answer;
 use super::persona::Persona;
 use super::prompt::{build_prompt, request_body, ChatTurn};
 use super::sources::{number_sources, RetrievedChunk, SiteOrigins, SourceReference};
-use crate::query::Mode;
+use crate::query::{self, Mode, RateLimiter};
 use crate::search::Confidence;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 pub const REFUSAL_MESSAGE: &str = "I couldn't find information about this topic in the textbook.";
 pub const REFUSAL_SUGGESTION: &str = "Try rephrasing your question or asking about a different topic.";
@@ -28,6 +30,65 @@ pub struct Ask {
     pub mode: Mode,
     pub selection: Option<String>,
     pub persona: Persona,
+}
+
+/// A question as the JS API passes it (chat.d.ts's AskRequest), before it is admitted.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AskRequest {
+    pub question: String,
+    pub mode: Mode,
+    /// Read in selected mode only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selection: Option<String>,
+    /// A persona's id; absent: `general`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub persona: Option<String>,
+}
+
+impl AskRequest {
+    /// The request in `json`; `null` is an empty one (refused as `EMPTY_QUESTION`), anything
+    /// that is not a request is `INVALID_ARGUMENT`.
+    pub fn from_json(json: &str) -> Result<AskRequest, ChatError> {
+        let request: Option<AskRequest> =
+            serde_json::from_str(json).map_err(|e| ChatError::invalid_argument(format!("not a question: {e}")))?;
+        Ok(request.unwrap_or_default())
+    }
+
+    /// The question to ask, or why it is refused: SPEC.md's limits on the question and, in
+    /// selected mode, the selection; a known persona; then one question per two seconds at
+    /// `now_ms` (a question refused for another reason is not counted).
+    pub fn admit(&self, limiter: &mut RateLimiter, now_ms: f64) -> Result<Ask, ChatError> {
+        let question = query::question(&self.question).map_err(ChatError::refused)?.to_string();
+        let selection = match self.mode {
+            Mode::Selected => Some(
+                query::selection(self.selection.as_deref().unwrap_or_default())
+                    .map_err(ChatError::refused)?
+                    .to_string(),
+            ),
+            Mode::Global => None,
+        };
+        let persona = match self.persona.as_deref() {
+            None => Persona::default(),
+            Some(id) => Persona::from_id(id).ok_or_else(|| {
+                let ids: Vec<&str> = Persona::ALL.iter().map(|p| p.id()).collect();
+                ChatError::invalid_config(format!("unknown persona `{id}` ({})", ids.join(", ")))
+            })?,
+        };
+        limiter.admit(now_ms).map_err(ChatError::refused)?;
+        Ok(Ask { question, mode: self.mode, selection, persona })
+    }
+}
+
+impl From<&Ask> for AskRequest {
+    fn from(ask: &Ask) -> AskRequest {
+        AskRequest {
+            question: ask.question.clone(),
+            mode: ask.mode,
+            selection: ask.selection.clone(),
+            persona: Some(ask.persona.id().to_string()),
+        }
+    }
 }
 
 /// What retrieval returned (the retrieval API's SearchResponse; other fields ignored).
@@ -181,6 +242,55 @@ mod tests {
         // system + the newest history that fits + the question; the newest message is kept.
         assert!(turns.len() > 2 && turns.len() < 12, "{}", turns.len());
         assert_eq!(turns[turns.len() - 2].role, "assistant");
+    }
+
+    #[test]
+    fn a_question_is_admitted_trimmed_or_refused_with_specs_code() {
+        let request = |json: &str| AskRequest::from_json(json).unwrap();
+        let code = |r: Result<Ask, ChatError>| r.map_err(|e| e.code.as_str()).err();
+        let mut limiter = RateLimiter::default();
+        let mut admit = |r: &AskRequest| r.admit(&mut limiter, 0.0);
+
+        assert_eq!(code(admit(&request(r#"{"question": "  "}"#))), Some("EMPTY_QUESTION"));
+        assert_eq!(code(admit(&request("null"))), Some("EMPTY_QUESTION"));
+        let long = format!(r#"{{"question": "{}"}}"#, "x".repeat(1001));
+        assert_eq!(code(admit(&request(&long))), Some("QUESTION_TOO_LONG"));
+        let short = r#"{"question": "Why?", "mode": "selected", "selection": "too short"}"#;
+        assert_eq!(code(admit(&request(short))), Some("SELECTION_TOO_SHORT"));
+        let missing = r#"{"question": "Why?", "mode": "selected"}"#;
+        assert_eq!(code(admit(&request(missing))), Some("SELECTION_TOO_SHORT"));
+        let pirate = admit(&request(r#"{"question": "Why?", "persona": "pirate"}"#)).unwrap_err();
+        assert_eq!(pirate.code.as_str(), "INVALID_CONFIG");
+        assert!(pirate.message.contains("unknown persona `pirate` (general, beginner,"), "{}", pirate.message);
+        for bad in [r#"{"question": 5}"#, r#"{"question": "Why?", "mode": "everywhere"}"#, "[1]"] {
+            let error = AskRequest::from_json(bad).unwrap_err();
+            assert_eq!((error.code.as_str(), error.retryable), ("INVALID_ARGUMENT", false), "{bad}");
+        }
+
+        // Admitted: trimmed, `general` by default, a selection only in selected mode.
+        let ask = admit(&request(r#"{"question": " Why? ", "selection": "ignored in global mode"}"#)).unwrap();
+        assert_eq!(
+            ask,
+            Ask { question: "Why?".into(), mode: Mode::Global, selection: None, persona: Persona::General }
+        );
+        assert_eq!(
+            AskRequest::from(&ask),
+            AskRequest { question: "Why?".into(), persona: Some("general".into()), ..AskRequest::default() }
+        );
+    }
+
+    #[test]
+    fn only_admitted_questions_count_for_the_rate_limit() {
+        let mut limiter = RateLimiter::default();
+        let ok = AskRequest { question: "Why?".into(), ..AskRequest::default() };
+        let empty = AskRequest::default();
+        assert!(empty.admit(&mut limiter, 0.0).is_err());
+        let selected = AskRequest { question: "Why?".into(), mode: Mode::Selected, ..AskRequest::default() };
+        assert!(selected.admit(&mut limiter, 0.0).is_err());
+        assert!(ok.admit(&mut limiter, 0.0).is_ok(), "the refused questions were not counted");
+        let again = ok.admit(&mut limiter, 1_000.0).unwrap_err();
+        assert_eq!((again.code.as_str(), again.retryable), ("RATE_LIMITED", false));
+        assert!(ok.admit(&mut limiter, 2_000.0).is_ok());
     }
 
     #[test]

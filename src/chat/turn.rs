@@ -1,7 +1,8 @@
 //! One answer as the page hears it (SPEC.md §3): the typed events `onEvent` receives, and the
-//! turn that sends them in order — sources and status, the answer's text, then exactly one
-//! `done` or `error` — refusing anything out of turn (no token once the end is decided, nothing
-//! after the final event). How the turn ended (an answer, a refusal, excerpts, a stop, a fault)
+//! turn that sends them in order — `status retrieving` once the question is admitted, sources
+//! and status, the answer's text, then exactly one `done` or `error` (a refused question's only
+//! event) — refusing anything out of turn (no token once the end is decided, nothing after the
+//! final event). How the turn ended (an answer, a refusal, excerpts, a stop, a fault)
 //! is an [`Outcome`], which becomes the stored message and what the JS promise settles with.
 //! No I/O: the wasm facade supplies ids, the clock, storage and the stream, and sends the
 //! events this produces.
@@ -52,7 +53,7 @@ pub enum ChatEvent {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "state", rename_all = "lowercase")]
 pub enum Status {
-    /// The question went to retrieval. The JS API sends it, before the core sees the turn.
+    /// The question was admitted and goes to retrieval: the first event of its turn.
     Retrieving,
     /// The LLM was asked.
     Generating,
@@ -88,12 +89,28 @@ pub struct ChatResponse {
     pub message: Message,
 }
 
+/// What the reader is told when the conversation cannot be kept in storage.
+pub const HISTORY_NOT_KEPT_MESSAGE: &str =
+    "This browser does not let the site keep the conversation, so it will be lost when you reload the page.";
+/// What the reader is told when the stored conversation could not be read.
+pub const HISTORY_RESET_MESSAGE: &str = "Your earlier conversation could not be restored, so a new one has started.";
+
 impl NoticeCode {
     pub fn as_str(self) -> &'static str {
         match self {
             NoticeCode::HistoryNotKept => "HISTORY_NOT_KEPT",
             NoticeCode::HistoryReset => "HISTORY_RESET",
             NoticeCode::LlmUnavailable => "LLM_UNAVAILABLE",
+        }
+    }
+
+    /// The fixed text told with a storage notice; `None` for `LLM_UNAVAILABLE`, which is told
+    /// with the error's own message.
+    pub fn fixed_message(self) -> Option<&'static str> {
+        match self {
+            NoticeCode::HistoryNotKept => Some(HISTORY_NOT_KEPT_MESSAGE),
+            NoticeCode::HistoryReset => Some(HISTORY_RESET_MESSAGE),
+            NoticeCode::LlmUnavailable => None,
         }
     }
 }
@@ -244,11 +261,13 @@ pub struct TurnError {
     pub phase: Phase,
 }
 
-/// One question's answer, from retrieval to its one final event. Every event goes through
-/// [`Turn::send`], which enforces the order; the caller sends [`Turn::take_events`] on.
+/// One question's answer, from its admission (or refusal) to its one final event. Every event
+/// goes through [`Turn::send`], which enforces the order; the caller sends
+/// [`Turn::take_events`] on.
 #[derive(Clone, Debug)]
 pub struct Turn {
-    ask: Ask,
+    /// `None` for a question refused before it was asked.
+    ask: Option<Ask>,
     phase: Phase,
     sent: usize,
     generating: bool,
@@ -265,8 +284,24 @@ pub struct Turn {
 }
 
 impl Turn {
-    /// The turn of `ask`, which the JS API has sent to retrieval.
-    pub fn new(ask: Ask) -> Turn {
+    /// The turn of a question as [`AskRequest::admit`](super::plan::AskRequest::admit) judged
+    /// it. Admitted, it goes to retrieval and `status retrieving` is its first event; refused,
+    /// the `error` is its only event and the turn has ended (nothing is stored; the caller
+    /// rejects with the same error).
+    pub fn begin(admitted: Result<Ask, ChatError>) -> Turn {
+        let (ask, first) = match admitted {
+            Ok(ask) => (Some(ask), ChatEvent::Status(Status::Retrieving)),
+            Err(error) => (None, ChatEvent::error(&error, None)),
+        };
+        let mut turn = Turn::new(ask);
+        // The first event of a new turn is always in turn.
+        let sent = turn.send(first);
+        debug_assert!(sent.is_ok(), "{sent:?}");
+        turn
+    }
+
+    /// A turn at retrieval that has sent nothing (tests start here too, past admission).
+    fn new(ask: Option<Ask>) -> Turn {
         Turn {
             ask,
             phase: Phase::Retrieving,
@@ -288,22 +323,28 @@ impl Turn {
         self.phase
     }
 
+    /// The question as admitted, or `None` when it was refused.
+    pub fn ask(&self) -> Option<&Ask> {
+        self.ask.as_ref()
+    }
+
     /// The events sent since the last call, in order.
     pub fn take_events(&mut self) -> Vec<ChatEvent> {
         std::mem::take(&mut self.outbox)
     }
 
-    /// The question as stored: its mode, selection and persona with it.
-    pub fn question(&self, id: String, timestamp: String) -> Message {
-        let mut message = Message::new(id, Role::User, &self.ask.question, timestamp);
-        message.mode = Some(self.ask.mode);
-        message.selection = self.ask.selection.clone();
-        message.persona = Some(self.ask.persona.id().to_string());
-        message
+    /// The question as stored: its mode, selection and persona with it (`None` when refused:
+    /// a refused question is not stored).
+    pub fn question(&self, id: String, timestamp: String) -> Option<Message> {
+        let ask = self.ask.as_ref()?;
+        let mut message = Message::new(id, Role::User, &ask.question, timestamp);
+        message.mode = Some(ask.mode);
+        message.selection = ask.selection.clone();
+        message.persona = Some(ask.persona.id().to_string());
+        Some(message)
     }
 
-    /// Sends `event` if it may come now. The order: `status retrieving` (the JS API's, first
-    /// if at all); then `sources` once and `status generating` once, in either order, before
+    /// Sends `event` if it may come now. The order: `status retrieving` (first, if at all); then `sources` once and `status generating` once, in either order, before
     /// any token; `status slow` once, after `generating` and before the first token; tokens
     /// after `sources` or `generating`; notices any time; then one `done` or `error`, after
     /// which nothing. Once the outcome is decided only notices and the final event may come.
@@ -357,9 +398,9 @@ impl Turn {
         config: &ChatConfig,
         site: &SiteOrigins,
     ) -> Result<Next, TurnError> {
-        if self.phase != Phase::Retrieving {
+        let Some(ask) = self.ask.as_ref().filter(|_| self.phase == Phase::Retrieving) else {
             return Err(TurnError { event: "retrieval", phase: self.phase });
-        }
+        };
         let retrieval = match retrieval {
             Ok(retrieval) => retrieval,
             Err(RetrievalFailure::Aborted) => return Ok(Next::Conclude(self.stopped_now())),
@@ -370,7 +411,7 @@ impl Turn {
             }
         };
         self.retrieved = retrieval.chunks.len();
-        match plan(&self.ask, &retrieval, history, config, site) {
+        match plan(ask, &retrieval, history, config, site) {
             Plan::Refuse { confidence, chunks_retrieved } => {
                 self.phase = Phase::Concluding;
                 Ok(Next::Conclude(Outcome::Refused { confidence, retrieved: chunks_retrieved }))
@@ -485,7 +526,7 @@ impl Turn {
                 answer: message.content.clone(),
                 sources,
                 confidence,
-                mode_used: self.ask.mode,
+                mode_used: self.ask.as_ref().map_or(Mode::Global, |ask| ask.mode),
                 chunks_retrieved: retrieved,
                 kind,
                 status,
@@ -573,7 +614,7 @@ mod tests {
 
     /// A turn that asked the LLM (events so far taken).
     fn generating() -> Turn {
-        let mut turn = Turn::new(ask(Mode::Global));
+        let mut turn = Turn::new(Some(ask(Mode::Global)));
         let next = turn.retrieved(Ok(retrieval(Confidence::High)), &[], &with_endpoint(), &SiteOrigins::default());
         assert!(matches!(next, Ok(Next::Generate(_))), "{next:?}");
         turn.take_events();
@@ -621,6 +662,8 @@ mod tests {
             (NoticeCode::LlmUnavailable, "LLM_UNAVAILABLE"),
         ] {
             assert_eq!(code.as_str(), wire);
+            // The storage notices have fixed texts; an unreachable LLM is told its error.
+            assert_eq!(code.fixed_message().is_some(), code != NoticeCode::LlmUnavailable);
             assert_eq!(
                 value(&ChatEvent::Notice { code, message: "m".into() }),
                 json!({"type": "notice", "code": wire, "message": "m"})
@@ -670,8 +713,7 @@ mod tests {
 
     #[test]
     fn a_generated_answer_streams_in_order_and_ends_once() {
-        let mut turn = Turn::new(ask(Mode::Global));
-        turn.send(ChatEvent::Status(Status::Retrieving)).unwrap();
+        let mut turn = Turn::begin(Ok(ask(Mode::Global)));
         turn.notice(NoticeCode::HistoryNotKept, "not kept").unwrap();
         let next = turn.retrieved(Ok(retrieval(Confidence::High)), &[], &with_endpoint(), &SiteOrigins::default());
         let Ok(Next::Generate(turns)) = next else { panic!("{next:?}") };
@@ -744,7 +786,7 @@ mod tests {
         let none: Option<RetrievalFailure> = serde_json::from_str("null").unwrap();
         assert_eq!(none, None);
 
-        let mut turn = Turn::new(ask(Mode::Global));
+        let mut turn = Turn::new(Some(ask(Mode::Global)));
         let next = turn.retrieved(Err(RetrievalFailure::Aborted), &[], &with_endpoint(), &SiteOrigins::default());
         let Ok(Next::Conclude(outcome)) = next else { panic!("{next:?}") };
         assert!(matches!(&outcome, Outcome::Stopped { text, .. } if text.is_empty()));
@@ -767,7 +809,7 @@ mod tests {
                 detail: None
             }
         );
-        let mut turn = Turn::new(ask(Mode::Global));
+        let mut turn = Turn::new(Some(ask(Mode::Global)));
         let Ok(Next::Conclude(outcome)) = turn.retrieved(Err(failure), &[], &with_endpoint(), &SiteOrigins::default())
         else {
             panic!("expected a conclusion");
@@ -802,7 +844,7 @@ mod tests {
 
     #[test]
     fn confidence_none_refuses_with_only_the_final_event() {
-        let mut turn = Turn::new(ask(Mode::Global));
+        let mut turn = Turn::new(Some(ask(Mode::Global)));
         let next = turn.retrieved(Ok(retrieval(Confidence::None)), &[], &with_endpoint(), &SiteOrigins::default());
         let Ok(Next::Conclude(outcome)) = next else { panic!("{next:?}") };
         assert!(turn.take_events().is_empty());
@@ -816,7 +858,7 @@ mod tests {
 
     #[test]
     fn without_an_endpoint_the_excerpts_come_as_sources_then_one_token() {
-        let mut turn = Turn::new(ask(Mode::Global));
+        let mut turn = Turn::new(Some(ask(Mode::Global)));
         let next =
             turn.retrieved(Ok(retrieval(Confidence::High)), &[], &ChatConfig::default(), &SiteOrigins::default());
         let Ok(Next::Conclude(outcome)) = next else { panic!("{next:?}") };
@@ -852,7 +894,7 @@ mod tests {
         let sources = || ChatEvent::Sources { citations: Vec::new() };
 
         // While retrieving: no token, no slow notice, no stream ending.
-        let mut turn = Turn::new(ask(Mode::Global));
+        let mut turn = Turn::new(Some(ask(Mode::Global)));
         assert_eq!(turn.send(token()), Err(TurnError { event: "token", phase: Phase::Retrieving }));
         assert!(turn.send(slow()).is_err());
         assert!(turn.generated().is_err() && turn.unreachable(ChatError::network("x")).is_err());
@@ -875,10 +917,10 @@ mod tests {
         assert!(late.slow().is_err(), "slow after the first token");
 
         // Excerpts without an LLM: no slow notice (nothing was asked).
-        let mut turn = Turn::new(ask(Mode::Global));
+        let mut turn = Turn::new(Some(ask(Mode::Global)));
         turn.retrieved(Ok(retrieval(Confidence::High)), &[], &ChatConfig::default(), &SiteOrigins::default()).unwrap();
         assert_eq!(turn.slow(), Err(TurnError { event: "status slow", phase: Phase::Concluding }));
-        let mut turn = Turn::new(ask(Mode::Global));
+        let mut turn = Turn::new(Some(ask(Mode::Global)));
         turn.send(sources()).unwrap();
         assert!(turn.send(slow()).is_err());
         assert!(turn.stopped().is_err(), "no stream to stop");
@@ -901,11 +943,77 @@ mod tests {
 
     #[test]
     fn the_question_is_stored_with_its_mode_selection_and_persona() {
-        let turn = Turn::new(ask(Mode::Selected));
-        let message = turn.question("id-1".into(), "2026-01-01T00:00:00.000Z".into());
+        let turn = Turn::begin(Ok(ask(Mode::Selected)));
+        let message = turn.question("id-1".into(), "2026-01-01T00:00:00.000Z".into()).unwrap();
         assert_eq!((message.role, message.mode), (Role::User, Some(Mode::Selected)));
         assert_eq!(message.selection.as_deref(), Some("Nodes find each other through DDS discovery."));
         assert_eq!(message.persona.as_deref(), Some("beginner"));
         assert_eq!(message.content, "How do nodes discover each other?");
+    }
+
+    #[test]
+    fn an_admitted_question_begins_with_status_retrieving() {
+        let mut turn = Turn::begin(Ok(ask(Mode::Global)));
+        assert_eq!(turn.phase(), Phase::Retrieving);
+        assert_eq!(turn.ask(), Some(&ask(Mode::Global)));
+        assert_eq!(turn.take_events(), [ChatEvent::Status(Status::Retrieving)]);
+        // Once only; then retrieval, notices and the final event as for any turn.
+        assert!(turn.send(ChatEvent::Status(Status::Retrieving)).is_err());
+        turn.notice(NoticeCode::HistoryReset, "reset").unwrap();
+        let next = turn.retrieved(Ok(retrieval(Confidence::None)), &[], &with_endpoint(), &SiteOrigins::default());
+        let Ok(Next::Conclude(outcome)) = next else { panic!("{next:?}") };
+        assert_eq!(names(&turn.take_events()), ["notice"]);
+        let (event, _) = end(&mut turn, outcome);
+        assert_eq!(event.name(), "done");
+    }
+
+    #[test]
+    fn a_refused_question_has_one_event_the_error() {
+        use crate::query::Invalid;
+        for (error, code) in [
+            (ChatError::refused(Invalid::EmptyQuestion), "EMPTY_QUESTION"),
+            (ChatError::refused(Invalid::RateLimited), "RATE_LIMITED"),
+            (ChatError::invalid_config("unknown persona `pirate`"), "INVALID_CONFIG"),
+            (ChatError::invalid_argument("not a question"), "INVALID_ARGUMENT"),
+        ] {
+            let mut turn = Turn::begin(Err(error.clone()));
+            assert_eq!(turn.phase(), Phase::Ended);
+            assert_eq!(turn.ask(), None);
+            let events = turn.take_events();
+            assert_eq!(events.len(), 1, "{events:?}");
+            // The shape the page has always read: no partial answer, nothing to retry.
+            assert_eq!(
+                value(&events[0]),
+                json!({
+                    "type": "error", "code": code, "message": error.message, "suggestion": error.suggestion,
+                    "detail": null, "retryable": false, "partial": null,
+                })
+            );
+            // Nothing follows: no status, no retrieval, no second final event; nothing is stored.
+            assert!(turn.send(ChatEvent::Status(Status::Retrieving)).is_err());
+            assert!(turn.notice(NoticeCode::HistoryNotKept, "m").is_err());
+            let next = turn.retrieved(Ok(retrieval(Confidence::High)), &[], &with_endpoint(), &SiteOrigins::default());
+            assert_eq!(next, Err(TurnError { event: "retrieval", phase: Phase::Ended }));
+            assert!(turn.send(ChatEvent::error(&error, None)).is_err());
+            assert_eq!(turn.question("id".into(), "t".into()), None);
+            assert!(turn.take_events().is_empty());
+        }
+    }
+
+    #[test]
+    fn the_whole_exchange_from_admission_to_the_final_event_is_in_order() {
+        let mut limiter = crate::query::RateLimiter::default();
+        let request = super::super::plan::AskRequest { question: "  Why DDS? ".into(), ..Default::default() };
+        let mut turn = Turn::begin(request.admit(&mut limiter, 0.0));
+        turn.retrieved(Ok(retrieval(Confidence::High)), &[], &with_endpoint(), &SiteOrigins::default()).unwrap();
+        turn.token("Through DDS [1].").unwrap();
+        let outcome = turn.generated().unwrap();
+        let conclusion = turn.conclude(outcome, "id".into(), "t".into());
+        turn.end(&conclusion).unwrap();
+        assert_eq!(names(&turn.take_events()), ["status retrieving", "status generating", "sources", "token", "done"]);
+        // Too soon after: refused by the rate limit, one event.
+        let mut refused = Turn::begin(request.admit(&mut limiter, 500.0));
+        let events = refused.take_events();
+        assert_eq!((names(&events), value(&events[0])["code"].clone()), (vec!["error"], json!("RATE_LIMITED")));
     }
 }

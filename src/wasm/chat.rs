@@ -1,18 +1,18 @@
 //! `Chat`: the conversation (sessionStorage) and one answer at a time, streamed from the
 //! configured endpoint. The rules are the core's (`crate::chat`), and so is the order of the
-//! events (`Turn`, `ChatEvent`); this file wires them to the browser's clock, randomness,
-//! storage and fetch, and hands each event to a JS callback as a plain object.
+//! events (`Turn`, `ChatEvent`) from the question's admission to its final event; this file
+//! wires them to the browser's clock, randomness, storage and fetch, and hands each event to
+//! a JS callback as a plain object.
 
 use super::convert::{from_js, json_of, to_js};
-use super::errors::{chat_error, invalid_error};
+use super::errors::chat_error;
 use super::fetch_stream::{stream_completion, Listener, Request, StreamEnd};
-use super::storage::{Notice, Store};
+use super::storage::Store;
 use crate::chat::{
-    iso8601, request_body, uuid_v4, Ask, ChatConfig, ChatError, Conclusion, Conversation, Next, NoticeCode, Outcome,
-    Persona, Retrieval, RetrievalFailure, SiteOrigins, Turn, TurnError,
+    iso8601, request_body, uuid_v4, AskRequest, ChatConfig, ChatError, Conclusion, Conversation, Next, NoticeCode,
+    Outcome, Retrieval, RetrievalFailure, SiteOrigins, Turn, TurnError,
 };
-use crate::query::{self, Invalid, Mode, RateLimiter};
-use serde::{Deserialize, Serialize};
+use crate::query::RateLimiter;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -22,7 +22,7 @@ use web_sys::AbortController;
 // beside it in pkg/.
 #[wasm_bindgen(typescript_custom_section)]
 const CHAT_TYPES: &str = r#"
-import type { ChatConfig, ChatEvent, ChatResponse, ChatRules, Conversation } from "./chat.js";
+import type { AskRequest, ChatConfig, ChatEvent, ChatResponse, ChatRules, Conversation } from "./chat.js";
 "#;
 
 #[wasm_bindgen]
@@ -36,23 +36,30 @@ struct State {
     conversation: Conversation,
     store: Store,
     /// The latest storage notice, and whether it still has to be sent as an event.
-    notice: Option<(Notice, bool)>,
+    notice: Option<(NoticeCode, bool)>,
     limiter: RateLimiter,
     /// The answer being streamed, if any.
     current: Option<AbortController>,
     stop_requested: bool,
 }
 
-/// A question as the JS API passes it (validated by `Chat::validate`).
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-#[serde(default)]
-struct AskRequest {
-    question: String,
-    mode: Mode,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    selection: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    persona: Option<String>,
+/// A question `Chat::begin` admitted: its turn, which has told `status retrieving`, and the
+/// page's callback, waiting for retrieval. `Chat::answer` takes it.
+#[wasm_bindgen]
+pub struct AskedQuestion {
+    request: AskRequest,
+    turn: Turn,
+    events: Events,
+}
+
+#[wasm_bindgen]
+impl AskedQuestion {
+    /// The question to retrieve for: trimmed, with its mode, its selection in selected mode,
+    /// and its persona.
+    #[wasm_bindgen(unchecked_return_type = "AskRequest")]
+    pub fn request(&self) -> Result<JsValue, JsError> {
+        to_js(&self.request)
+    }
 }
 
 #[wasm_bindgen]
@@ -87,7 +94,7 @@ impl Chat {
     /// The latest storage notice for the reader, if storage failed.
     #[wasm_bindgen(getter, js_name = storageNotice)]
     pub fn storage_notice(&self) -> Option<String> {
-        self.state.borrow().notice.map(|(n, _)| n.message().to_string())
+        self.state.borrow().notice.and_then(|(code, _)| code.fixed_message()).map(String::from)
     }
 
     /// Starts a new, empty conversation (and forgets the stored one).
@@ -99,22 +106,25 @@ impl Chat {
         state.store.clear();
     }
 
-    /// Checks a question (SPEC.md's limits and 1 per 2 seconds) and returns it trimmed.
-    pub fn validate(&self, request: JsValue) -> Result<JsValue, JsError> {
-        let request: AskRequest = from_js(request)?;
-        let ask = to_ask(&request).map_err(invalid_error)?;
-        if let Some(persona) = request.persona.as_deref().filter(|p| Persona::from_id(p).is_none()) {
-            let ids: Vec<&str> = Persona::ALL.iter().map(|p| p.id()).collect();
-            let message = format!("unknown persona `{persona}` ({})", ids.join(", "));
-            return Err(chat_error(&ChatError::invalid_config(message)));
+    /// Begins the turn of a question: admitted (SPEC.md's limits, a known persona, one
+    /// question per 2 seconds), it tells `onEvent` `status retrieving` and returns the
+    /// question to retrieve for and to `answer`; refused, `onEvent` gets the `error`, the
+    /// turn's only event, and this throws the same error.
+    pub fn begin(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "AskRequest")] request: JsValue,
+        #[wasm_bindgen(js_name = onEvent, unchecked_param_type = "((event: ChatEvent) => void) | undefined")]
+        on_event: Option<js_sys::Function>,
+    ) -> Result<AskedQuestion, JsError> {
+        let events = Events(on_event);
+        let admitted = read_request(&request)
+            .and_then(|request| request.admit(&mut self.state.borrow_mut().limiter, js_sys::Date::now()));
+        let mut turn = Turn::begin(admitted.clone());
+        events.flush(&mut turn);
+        match admitted {
+            Ok(ask) => Ok(AskedQuestion { request: AskRequest::from(&ask), turn, events }),
+            Err(error) => Err(chat_error(&error)),
         }
-        self.state.borrow_mut().limiter.admit(js_sys::Date::now()).map_err(invalid_error)?;
-        to_js(&AskRequest {
-            question: ask.question,
-            mode: ask.mode,
-            selection: ask.selection,
-            persona: Some(ask.persona.id().to_string()),
-        })
     }
 
     /// The question of the last exchange if it failed or was stopped (for a retry), else null.
@@ -140,27 +150,23 @@ impl Chat {
         }
     }
 
-    /// Answers a validated question from what retrieval returned (`retrieval`, or
-    /// `retrievalError`), reporting events to `onEvent`. Resolves with the Response;
-    /// rejects with a coded error (the question and any partial answer are kept).
+    /// Answers a question `begin` admitted from what retrieval returned (`retrieval`, or
+    /// `retrievalError`), going on with its turn and its `onEvent`. Resolves with the
+    /// Response; rejects with a coded error (the question and any partial answer are kept).
     #[wasm_bindgen(unchecked_return_type = "Promise<ChatResponse>")]
     pub fn answer(
         &self,
-        request: JsValue,
+        asked: AskedQuestion,
         retrieval: JsValue,
         #[wasm_bindgen(js_name = retrievalError)] retrieval_error: JsValue,
-        #[wasm_bindgen(js_name = onEvent, unchecked_param_type = "(event: ChatEvent) => void")]
-        on_event: js_sys::Function,
     ) -> Result<js_sys::Promise, JsError> {
-        let request: AskRequest = from_js(request)?;
-        let ask = to_ask(&request).map_err(invalid_error)?;
         // null and undefined read as None.
         let retrieval: Option<Retrieval> = from_js(retrieval)?;
         // The reader's abort arrives as the JS API's ABORTED error and is read as such here.
         let failure: Option<RetrievalFailure> = from_js(retrieval_error)?;
         let state = self.state.clone();
-        let events = Events(on_event);
-        Ok(wasm_bindgen_futures::future_to_promise(async move { run(state, ask, retrieval, failure, events).await }))
+        let AskedQuestion { turn, events, .. } = asked;
+        Ok(wasm_bindgen_futures::future_to_promise(async move { run(state, turn, retrieval, failure, events).await }))
     }
 
     /// Stops the answer being streamed; what has arrived stays.
@@ -177,7 +183,7 @@ impl State {
         }
     }
 
-    fn save(&mut self) -> Option<Notice> {
+    fn save(&mut self) -> Option<NoticeCode> {
         let notice = self.store.save(&self.conversation);
         if let Some(n) = notice {
             self.notice = Some((n, true));
@@ -186,7 +192,7 @@ impl State {
     }
 
     /// The notice still to be told, marking it told.
-    fn untold_notice(&mut self) -> Option<Notice> {
+    fn untold_notice(&mut self) -> Option<NoticeCode> {
         match &mut self.notice {
             Some((notice, pending @ true)) => {
                 *pending = false;
@@ -197,14 +203,14 @@ impl State {
     }
 }
 
-fn to_ask(request: &AskRequest) -> Result<Ask, Invalid> {
-    let question = query::question(&request.question)?.to_string();
-    let selection = match request.mode {
-        Mode::Selected => Some(query::selection(request.selection.as_deref().unwrap_or_default())?.to_string()),
-        Mode::Global => None,
-    };
-    let persona = request.persona.as_deref().and_then(Persona::from_id).unwrap_or_default();
-    Ok(Ask { question, mode: request.mode, selection, persona })
+/// The page's request as the core reads it; a value JSON cannot carry is refused like any
+/// request that is not a question.
+fn read_request(request: &JsValue) -> Result<AskRequest, ChatError> {
+    if request.is_undefined() {
+        return Ok(AskRequest::default());
+    }
+    let json = json_of(request).map_err(|_| ChatError::invalid_argument("the question is not a JSON object"))?;
+    AskRequest::from_json(&json)
 }
 
 fn new_id() -> String {
@@ -227,15 +233,18 @@ fn new_conversation() -> Conversation {
     Conversation::new(new_id(), now())
 }
 
-struct Events(js_sys::Function);
+/// The page's `onEvent`, if it gave one.
+struct Events(Option<js_sys::Function>);
 
 impl Events {
     /// Sends the turn's pending events to the page's callback; a callback that throws does
     /// not break the answer.
     fn flush(&self, turn: &mut Turn) {
-        for event in turn.take_events() {
+        let events = turn.take_events();
+        let Some(callback) = &self.0 else { return };
+        for event in events {
             if let Ok(value) = to_js(&event) {
-                if let Err(e) = self.0.call1(&JsValue::NULL, &value) {
+                if let Err(e) = callback.call1(&JsValue::NULL, &value) {
                     web_sys::console::error_2(&"Lectern: onEvent threw".into(), &e);
                 }
             }
@@ -258,32 +267,29 @@ fn internal(error: TurnError) -> JsValue {
 }
 
 /// The storage notice as the turn tells it.
-fn tell(turn: &mut Turn, notice: Notice) {
-    let code = match notice {
-        Notice::NotKept => NoticeCode::HistoryNotKept,
-        Notice::Reset => NoticeCode::HistoryReset,
-    };
-    // storage.rs still names its codes itself; they must be the core's.
-    debug_assert_eq!(code.as_str(), notice.code());
-    turn.notice(code, notice.message()).unwrap_or_else(out_of_turn);
+fn tell(turn: &mut Turn, code: NoticeCode) {
+    if let Some(message) = code.fixed_message() {
+        turn.notice(code, message).unwrap_or_else(out_of_turn);
+    }
 }
 
 /// The whole answer: the core's `Turn` decides and orders the events; this stores the
 /// question and the answer, streams from the endpoint and sends the events on.
 async fn run(
     state: Rc<RefCell<State>>,
-    ask: Ask,
+    mut turn: Turn,
     retrieval: Option<Retrieval>,
     failure: Option<RetrievalFailure>,
     events: Events,
 ) -> Result<JsValue, JsValue> {
-    let mut turn = Turn::new(ask);
     {
         let mut s = state.borrow_mut();
         s.stop(); // one answer at a time: a newer question stops the older one
         s.stop_requested = false;
-        s.conversation.push(turn.question(new_id(), now()));
-        s.save();
+        if let Some(question) = turn.question(new_id(), now()) {
+            s.conversation.push(question);
+            s.save();
+        }
         if let Some(notice) = s.untold_notice() {
             tell(&mut turn, notice);
         }

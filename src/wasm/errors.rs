@@ -8,6 +8,7 @@ use crate::bundle::BundleError;
 use crate::chat::ChatError;
 #[cfg(feature = "embed")]
 use crate::embed::EmbedError;
+#[cfg(any(feature = "search", feature = "embed"))]
 use crate::query::Invalid;
 #[cfg(feature = "search")]
 use crate::search::SearchError;
@@ -78,7 +79,9 @@ pub fn js_error(code: Code, message: impl std::fmt::Display, detail: Option<&str
     coded_error(code.as_str(), &message.to_string(), code.suggestion(), detail)
 }
 
-/// A query the reader must change (SPEC.md's validation messages and codes).
+/// A query the reader must change (SPEC.md's validation messages and codes). The chat's
+/// refused questions are `ChatError::refused`, told through their turn.
+#[cfg(any(feature = "search", feature = "embed"))]
 pub fn invalid_error(reason: Invalid) -> JsError {
     coded_error(reason.code(), &reason.message(), &reason.suggestion(), None)
 }

@@ -1,10 +1,14 @@
 //! The chat's rules as data, for JS that must not define them again: the Docusaurus plugin
-//! validates a site's options at build time with `validateConfig` of this same module and
-//! hands the widget `rules()` (personas, length limits, fixed texts).
+//! validates a site's options at build time with `validateConfig` of this same module, names
+//! a misspelt option of its own with `didYouMean`, and hands the widget `rules()` (personas,
+//! length limits, fixed texts).
 
 use super::convert::{json_of, to_js};
 use super::errors::chat_error;
-use crate::chat::{ChatConfig, Persona, EMPTY_ANSWER_MESSAGE, REFUSAL_MESSAGE, REFUSAL_SUGGESTION, SLOW_MESSAGE};
+use crate::chat::{
+    did_you_mean as closest, ChatConfig, Persona, EMPTY_ANSWER_MESSAGE, REFUSAL_MESSAGE, REFUSAL_SUGGESTION,
+    SLOW_MESSAGE,
+};
 use crate::query::{QUESTION_MAX_CHARS, SELECTION_MAX_CHARS, SELECTION_MIN_CHARS};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -15,6 +19,14 @@ use wasm_bindgen::prelude::*;
 pub fn validate_config(options: JsValue) -> Result<JsValue, JsError> {
     let config = ChatConfig::from_json(&json_of(&options)?).map_err(|e| chat_error(&e))?;
     to_js(&config)
+}
+
+/// The candidate closest to a misspelt `word`, if one is close, else undefined: the core's
+/// "did you mean" (the one the chat options' errors use).
+#[wasm_bindgen(js_name = didYouMean)]
+pub fn did_you_mean(word: &str, candidates: Vec<String>) -> Option<String> {
+    let candidates: Vec<&str> = candidates.iter().map(String::as_str).collect();
+    closest(word, &candidates).map(String::from)
 }
 
 #[derive(Serialize)]

@@ -1,39 +1,11 @@
 //! The conversation's copy in `sessionStorage` (per tab, kept across reloads), through
 //! gloo-storage. Storage that is disabled, full or holds something unreadable never stops
-//! the chat: it goes on in memory and the reader is told once.
+//! the chat: it goes on in memory and the reader is told once, with the core's notice
+//! (`HISTORY_NOT_KEPT`, `HISTORY_RESET`).
 
-use crate::chat::{Conversation, StoredConversation};
+use crate::chat::{Conversation, NoticeCode, StoredConversation};
 use gloo_storage::errors::StorageError;
 use gloo_storage::{SessionStorage, Storage};
-
-pub const NOT_KEPT: &str =
-    "This browser does not let the site keep the conversation, so it will be lost when you reload the page.";
-pub const RESET: &str = "Your earlier conversation could not be restored, so a new one has started.";
-
-/// Something the reader should be told once.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Notice {
-    /// Storage is disabled or full: history lives in memory only from now on.
-    NotKept,
-    /// The stored conversation was unreadable and has been replaced.
-    Reset,
-}
-
-impl Notice {
-    pub fn code(self) -> &'static str {
-        match self {
-            Notice::NotKept => "HISTORY_NOT_KEPT",
-            Notice::Reset => "HISTORY_RESET",
-        }
-    }
-
-    pub fn message(self) -> &'static str {
-        match self {
-            Notice::NotKept => NOT_KEPT,
-            Notice::Reset => RESET,
-        }
-    }
-}
 
 pub enum Store {
     Session(String),
@@ -43,23 +15,23 @@ pub enum Store {
 impl Store {
     /// The store for `key` and the conversation it holds, if any. gloo-storage throws when
     /// `sessionStorage` itself is unavailable, so that is checked first.
-    pub fn open(key: &str) -> (Store, Option<Conversation>, Option<Notice>) {
+    pub fn open(key: &str) -> (Store, Option<Conversation>, Option<NoticeCode>) {
         if !session_storage_available() {
-            return (Store::Memory, None, Some(Notice::NotKept));
+            return (Store::Memory, None, Some(NoticeCode::HistoryNotKept));
         }
         let store = Store::Session(key.to_string());
         match SessionStorage::get::<StoredConversation>(key) {
             Ok(stored) => match stored.into_valid() {
                 Some(conversation) => (store, Some(conversation), None),
-                None => (store, None, Some(Notice::Reset)),
+                None => (store, None, Some(NoticeCode::HistoryReset)),
             },
             Err(StorageError::KeyNotFound(_)) => (store, None, None),
-            Err(_) => (store, None, Some(Notice::Reset)),
+            Err(_) => (store, None, Some(NoticeCode::HistoryReset)),
         }
     }
 
     /// Writes `conversation`; on failure switches to memory and says so (once).
-    pub fn save(&mut self, conversation: &Conversation) -> Option<Notice> {
+    pub fn save(&mut self, conversation: &Conversation) -> Option<NoticeCode> {
         let Store::Session(key) = self else { return None };
         match SessionStorage::set(key.as_str(), StoredConversation::new(conversation.clone())) {
             Ok(()) => None,
@@ -67,7 +39,7 @@ impl Store {
                 // A stale copy must not come back on reload.
                 let _ = remove(key);
                 *self = Store::Memory;
-                Some(Notice::NotKept)
+                Some(NoticeCode::HistoryNotKept)
             }
         }
     }

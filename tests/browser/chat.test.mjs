@@ -259,6 +259,13 @@ test("validation: SPEC's messages and codes, and one question per 2 seconds", as
   assert.equal(errors[4][0], "INVALID_CONFIG");
   assert.equal(results[5].response.status, "complete");
   assert.deepEqual(errors[6], ["RATE_LIMITED", "Please wait before sending another question"]);
+  // The core's turn tells a refused question's error as its only event (the promise rejects
+  // with the same), and an admitted one's `status retrieving` first.
+  for (const { error, events } of results.filter((r) => r.error)) {
+    assert.deepEqual(events, [{ type: "error", code: error.code, message: error.message, suggestion: error.suggestion, detail: null, retryable: false, partial: null }]);
+    assert.equal(error.retryable, false);
+  }
+  assert.deepEqual(results[5].events[0], { type: "status", state: "retrieving" });
   assert.equal(conversation.messages.length, 2, "refused questions are not stored");
   assert.equal(llm.requests().length, 1);
 });

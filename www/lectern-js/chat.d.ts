@@ -73,7 +73,7 @@ export type ChatErrorCode =
   | "LLM_TIMEOUT" // no first token within `timeoutMs`
   | "LLM_BAD_RESPONSE" // malformed event, stream cut before [DONE]
   | "INVALID_CONFIG" // e.g. an API key in the client config, an unknown persona
-  | "INVALID_ARGUMENT" // retry() with nothing to retry
+  | "INVALID_ARGUMENT" // retry() with nothing to retry, a request that is not an AskRequest
   | "ABORTED"
   | "INTERNAL";
 
@@ -130,8 +130,8 @@ export interface ChatResponse {
 }
 
 /**
- * `status`: what the answer is doing. "retrieving" comes first, from this API, when the
- * question goes to retrieval; "generating" when the LLM is asked.
+ * `status`: what the answer is doing. "retrieving" comes first, when the question is admitted
+ * and goes to retrieval; "generating" when the LLM is asked.
  */
 export interface ChatStatusEvent {
   type: "status";
@@ -179,8 +179,9 @@ export interface ChatDoneEvent {
   response: ChatResponse;
 }
 
-/** The answer failed, or the question was refused (validation, rate limit); ask() rejects
- * with the same error. */
+/** The answer failed, or the question was refused (validation, rate limit, unknown persona:
+ * then it is the only event, with no detail or partial answer); ask() rejects with the same
+ * error. */
 export interface ChatErrorEvent {
   type: "error";
   code: ChatErrorCode;
@@ -199,7 +200,8 @@ export interface ChatErrorEvent {
  * status "retrieving" → sources and status "generating" (either order, each at most once) →
  * status "slow" (at most once, before the first token) → token* → exactly one done or error,
  * after which nothing; notices may come at any point before the end. A validation error is
- * the only event of a refused question. The order is the core's (src/chat/turn.rs).
+ * the only event of a refused question. Every event, and this order, is the core's
+ * (src/chat/turn.rs's Turn, from the question's admission to its final event).
  */
 export type ChatEvent =
   | ChatStatusEvent

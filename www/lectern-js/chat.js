@@ -5,9 +5,11 @@
 //   const chat = await LecternChat.create({ lectern, endpoint: "https://proxy.example/v1/chat/completions" });
 //   await chat.ask({ question: "How do ROS 2 nodes discover each other?" }, { onEvent });
 //
-// The rules (validation, refusal, prompt, stream parsing, storage) run in the small core
-// wasm module on this thread (lectern_core_bg.*.wasm, no model inside; the worker runs the
-// same compiled module for retrieval). This file only sequences the two.
+// The rules (validation, refusal, prompt, stream parsing, storage) and every event of a
+// turn, from `status retrieving` or a refused question's `error` to the final one, come from
+// the small core wasm module on this thread (lectern_core_bg.*.wasm, no model inside; the
+// worker runs the same compiled module for retrieval). This file only calls the search and
+// forwards the reader's abort.
 
 import initCore, { Chat, rules as coreRules, validateConfig as coreValidateConfig } from "./lectern_core.js";
 import { coreModule } from "./runtime.js";
@@ -99,21 +101,15 @@ export class LecternChat {
   }
 
   async #ask(request, { onEvent, signal } = {}, replacing) {
-    const emit = (event) => {
-      try {
-        onEvent?.(event);
-      } catch (e) {
-        console.error("Lectern: onEvent threw", e);
-      }
-    };
-    let valid;
+    let asked;
     try {
-      valid = this.#chat.validate(request);
+      // The core admits the question and tells `status retrieving`, or tells the refusal's
+      // `error` and throws it.
+      asked = this.#chat.begin(request, onEvent);
     } catch (e) {
-      const error = toLecternError(e);
-      emit({ type: "error", code: error.code, message: error.message, suggestion: error.suggestion, retryable: false });
-      throw error;
+      throw toLecternError(e);
     }
+    const valid = asked.request();
     // One answer at a time: a newer question stops the older one (its partial answer stays).
     this.stop();
     // Only a question that passed validation replaces the unfinished exchange.
@@ -127,7 +123,6 @@ export class LecternChat {
     if (signal?.aborted) onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      emit({ type: "status", state: "retrieving" });
       let retrieval = null;
       let retrievalError = null;
       try {
@@ -138,7 +133,7 @@ export class LecternChat {
       } catch (e) {
         retrievalError = { code: e?.code ?? "INDEX_UNAVAILABLE", message: e?.message ?? String(e), detail: e?.detail };
       }
-      return await this.#chat.answer(valid, retrieval, retrievalError, emit);
+      return await this.#chat.answer(asked, retrieval, retrievalError);
     } catch (e) {
       throw toLecternError(e);
     } finally {

@@ -44,30 +44,6 @@ const show = (value) => {
   }
 };
 
-/** Levenshtein distance, for "did you mean" on a misspelt option. */
-function distance(a, b) {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length];
-}
-
-function suggest(name) {
-  let best = null;
-  for (const known of OPTION_NAMES) {
-    const d = distance(name, known);
-    if (d <= Math.max(2, Math.floor(known.length / 3)) && (!best || d < best.d)) best = { known, d };
-  }
-  return best ? ` Did you mean "${best.known}"?` : "";
-}
-
 function checkBoolean(options, name) {
   if (typeof options[name] !== "boolean") throw new OptionsError(`"${name}" must be true or false; got ${show(options[name])}.`);
   return options[name];
@@ -145,17 +121,18 @@ function validateOptions({ options }) {
 /**
  * Checks what the core decides, with the core's rules (rules.js): the chat options — the
  * error is the one the browser would raise, prefixed with the plugin's name — and the
- * personas, which must be the core's. Returns the options with the personas and the
- * core's length limits filled in.
+ * personas, which must be the core's. A misspelt option of the plugin's own is named with
+ * the core's "did you mean". Returns the options with the personas and the core's length
+ * limits filled in.
  */
-function applyCoreRules(options, { validateConfig, rules }) {
+function applyCoreRules(options, { validateConfig, didYouMean, rules }) {
   try {
     validateConfig(options.chat);
   } catch (e) {
     // An option the core does not know may be a misspelt one of the plugin's own.
     const unknown = /^unknown chat option "([^"]+)"/.exec(e.message)?.[1];
-    const hint = unknown && suggest(unknown);
-    if (hint) throw new OptionsError(`unknown option "${unknown}".${hint} Known options: ${OPTION_NAMES.join(", ")}; the chat's: ${e.message.replace(/^.*Known: /, "")}`);
+    const meant = unknown && didYouMean(unknown, OPTION_NAMES);
+    if (meant) throw new OptionsError(`unknown option "${unknown}". Did you mean "${meant}"? Known options: ${OPTION_NAMES.join(", ")}; the chat's: ${e.message.replace(/^.*Known: /, "")}`);
     throw new OptionsError(`${e.message} (${e.code})`);
   }
   const ids = rules.personas.map((p) => p.id);

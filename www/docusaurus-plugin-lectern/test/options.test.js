@@ -47,8 +47,12 @@ test("normalising is idempotent: Docusaurus hands the plugin validateOptions' re
   fails({ slowAfterMs: 0, chat: {} }, /"slowAfterMs" must be an integer/);
 });
 
-test("a misspelt plugin option is named as one", () => {
+test("a misspelt plugin option is named as one, by the core's did-you-mean", () => {
   fails({ starterQuestion: ["Why?"] }, /unknown option "starterQuestion". Did you mean "starterQuestions"\?/);
+  fails({ AskAboutSelectin: false }, /unknown option "AskAboutSelectin". Did you mean "askAboutSelection"\?/);
+  fails({ colour: "red" }, /^\[docusaurus-plugin-lectern\] unknown chat option "colour"\. Known: endpoint, .* \(INVALID_CONFIG\)$/);
+  assert.equal(rules.didYouMean("persona", ["personas", "defaultPersona"]), "personas");
+  assert.equal(rules.didYouMean("colour", ["personas", "defaultPersona"]), undefined);
 });
 
 test("the plugin's own options: what was given and what is expected", () => {

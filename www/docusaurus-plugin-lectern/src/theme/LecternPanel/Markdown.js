@@ -6,7 +6,7 @@ import React, { useMemo, useState } from 'react';
 import { parseMarkdown } from './markdown.mjs';
 import { strings, format } from './strings';
 import { copyText } from './clipboard';
-import { SiteLink, sourceTitle } from './links';
+import { SiteLink, isSiteLink, sourceTitle } from './links';
 
 function Citation({ numbers, raw, ctx }) {
   const found = numbers.map((n) => ctx.sources.find((s) => s.n === n));
@@ -58,12 +58,12 @@ function Inlines({ nodes, ctx }) {
       case 'cite':
         return <Citation key={i} numbers={node.numbers} raw={node.raw} ctx={ctx} />;
       case 'link':
-        return node.href ? (
+        return node.href && isSiteLink(node.href) ? (
           <SiteLink key={i} href={node.href} onNavigate={ctx.onNavigate}>
             <Inlines nodes={node.children} ctx={ctx} />
           </SiteLink>
         ) : (
-          <span key={i} className="lectern-link-removed">
+          <span key={i} className="lectern-link-removed" title={node.href ?? undefined}>
             <Inlines nodes={node.children} ctx={ctx} />
           </span>
         );

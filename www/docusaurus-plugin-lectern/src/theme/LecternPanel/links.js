@@ -3,6 +3,13 @@
 import React from 'react';
 import Link from '@docusaurus/Link';
 
+/** The answer's link policy: a link in an LLM's answer is a link only when it leads to this
+ * site (its pages, the cited sections); any other URL is shown as text, never one click away,
+ * so a prompt-injected answer cannot send a reader to a look-alike page. */
+export function isSiteLink(href) {
+  return isSameOrigin(href);
+}
+
 function isSameOrigin(href) {
   try {
     return new URL(href, window.location.href).origin === window.location.origin;

@@ -38,7 +38,7 @@ size_line() { # LABEL FILE
 
 out="$(mktemp -d "${TMPDIR:-/tmp}/lectern-pkg.XXXXXX")"
 trap 'rm -rf "$out"' EXIT
-wasm="$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/lectern.wasm"
+wasm="$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm/lectern.wasm"
 
 # optimise NAME: wasm-opt -Oz of $out/NAME_bg.wasm, cached by input hash (minutes for the
 # core, so a rebuild with an unchanged module costs nothing); prints the result's path.
@@ -71,14 +71,14 @@ optimise() {
 step "wasm32 build of the core module (chat + search: the page's and the worker's first module)"
 start=$SECONDS
 core_target="$LECTERN_CACHE/target-core"
-cargo build --release --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features chat,search \
+cargo build --profile wasm --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features chat,search \
   --target-dir "$core_target"
 echo "  cargo: $((SECONDS - start)) s"
-wasm-bindgen --target web --out-dir "$out" --out-name lectern_core "$core_target/wasm32-unknown-unknown/release/lectern.wasm"
+wasm-bindgen --target web --out-dir "$out" --out-name lectern_core "$core_target/wasm32-unknown-unknown/wasm/lectern.wasm"
 
 step "wasm32 build of the embedder module (tract + tokenizers: the worker's second module)"
 start=$SECONDS
-cargo build --release --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features embed
+cargo build --profile wasm --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features embed
 echo "  cargo: $((SECONDS - start)) s"
 wasm-bindgen --target web --out-dir "$out" --out-name lectern_embed "$wasm"
 size_line "core, wasm-bindgen output" "$out/lectern_core_bg.wasm"

@@ -56,17 +56,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# logged LABEL CMD...: runs CMD with its output in a log; prints the log only if it fails.
-logged() {
-  local label="$1" log
-  shift
-  log="$work/$(echo "$label" | tr -c 'a-zA-Z0-9\n' '-').log"
-  if ! "$@" >"$log" 2>&1; then
-    cat "$log" >&2
-    echo "bench/browser: $label failed (log above)" >&2
-    exit 1
-  fi
-}
+LOG_DIR="$work" # for logged (common.sh)
 
 step "browser bench: setup (wasm-bindgen, Chromium, model)"
 logged setup scripts/setup.sh wasm browser model
@@ -109,11 +99,11 @@ build_variant() {
   # Rebuild the core itself every time (a minute or two; the dependencies stay): cargo names
   # the cdylib deps/lectern.wasm whatever the checkout, and leaves a stale one in place when
   # it finds the build fresh.
-  rm -rf "$target/wasm32-unknown-unknown/release/.fingerprint/lectern-"*
+  rm -rf "$target/wasm32-unknown-unknown/wasm/.fingerprint/lectern-"*
   logged "cargo-$name" env -C "$src" "${rustflags[@]}" CARGO_TARGET_DIR="$target" \
-    cargo build --release --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features embed
+    cargo build --profile wasm --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features embed
   logged "bindgen-$name" wasm-bindgen --target web --out-dir "$work/bindgen-$name" --out-name lectern_embed \
-    "$target/wasm32-unknown-unknown/release/lectern.wasm"
+    "$target/wasm32-unknown-unknown/wasm/lectern.wasm"
   if [ ! -x "$WASM_OPT" ]; then
     logged binaryen npm install --no-audit --no-fund --loglevel=error --no-save \
       --prefix "$LECTERN_CACHE/binaryen-$BINARYEN_VERSION" "binaryen@$BINARYEN_VERSION"

@@ -42,17 +42,7 @@ mkdir -p "$work"
 logs="$(mktemp -d "${TMPDIR:-/tmp}/lectern-first-seconds.XXXXXX")"
 trap 'rm -rf "$logs"' EXIT
 
-# logged LABEL CMD...: runs CMD with its output in a log; prints the log only if it fails.
-logged() {
-  local label="$1" log
-  shift
-  log="$logs/$(echo "$label" | tr -c 'a-zA-Z0-9\n' '-').log"
-  if ! "$@" >"$log" 2>&1; then
-    cat "$log" >&2
-    echo "bench/first-seconds: $label failed (log above)" >&2
-    exit 1
-  fi
-}
+LOG_DIR="$logs" # for logged (common.sh)
 
 step "first seconds: setup (Chromium, model, the example site's npm packages)"
 logged setup scripts/setup.sh browser model node

@@ -30,6 +30,19 @@ npm_ci() {
   fi
 }
 
+# logged LABEL CMD...: runs CMD (a command or a function) with its output in a log under
+# $LOG_DIR; prints the log only if it fails, and then exits.
+logged() {
+  local label="$1" log
+  shift
+  log="${LOG_DIR:?logged needs LOG_DIR}/$(echo "$label" | tr -c 'a-zA-Z0-9\n' '-').log"
+  if ! "$@" >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "$(basename "$0" .sh): $label failed (log above)" >&2
+    exit 1
+  fi
+}
+
 # A free TCP port on 127.0.0.1.
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
@@ -81,6 +94,6 @@ run_wasm_tests() {
   start_asset_server "$dir"
   WASM_BINDGEN_TEST_WEBDRIVER_JSON="$(webdriver_json)" WASM_BINDGEN_TEST_TIMEOUT=300 \
     LECTERN_TEST_ASSETS="$ASSET_URL" \
-    cargo test --release --target wasm32-unknown-unknown -p lectern "$@"
+    cargo test --profile wasm --target wasm32-unknown-unknown -p lectern "$@"
   stop_asset_server
 }

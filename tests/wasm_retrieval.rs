@@ -34,14 +34,6 @@ fn code_of<T>(result: Result<T, JsError>) -> String {
     }
 }
 
-/// What the worker passes to `search`: the embedder module's `embed` as a JS function.
-fn embed_fn(embedder: Embedder) -> JsValue {
-    Closure::<dyn Fn(String) -> Result<js_sys::Float32Array, JsError>>::new(move |text: String| {
-        embedder.embed(&text).map(|v| js_sys::Float32Array::from(v.as_slice()))
-    })
-    .into_js_value()
-}
-
 fn to_json(value: JsValue) -> Value {
     let text = js_sys::JSON::stringify(&value).expect("JSON-able").as_string().expect("a string");
     serde_json::from_str(&text).expect("valid JSON")
@@ -103,7 +95,7 @@ async fn bad_input_is_refused_with_stable_codes() {
     let mut retriever = Retriever::new(&bundle.manifest).expect("manifest");
     assert!(!retriever.lexical_ready() && !retriever.dense_ready());
     assert_eq!(
-        code(retriever.search(QUESTION, JsValue::UNDEFINED, JsValue::UNDEFINED).err().unwrap()),
+        code(retriever.search(QUESTION, JsValue::UNDEFINED, None).err().unwrap()),
         ("INDEX_UNAVAILABLE".into(), Some("NOT_LOADED".into()))
     );
     let chunks = bundle.file("/files/chunks/name").await;
@@ -116,7 +108,7 @@ async fn bad_input_is_refused_with_stable_codes() {
     retriever.load_lexical(&chunks, &lexical).expect("loads");
     assert_eq!(code_of(retriever.load_lexical(&chunks, &lexical)), "INVALID_ARGUMENT", "loaded once only");
 
-    let search = |q: &str, o: JsValue| retriever.search(q, o, JsValue::UNDEFINED);
+    let search = |q: &str, o: JsValue| retriever.search(q, o, None);
     assert_eq!(code_of(search("", JsValue::UNDEFINED)), "EMPTY_QUESTION");
     assert_eq!(code_of(search(" \n\t", JsValue::NULL)), "EMPTY_QUESTION");
     assert_eq!(code_of(search(&"é".repeat(1001), JsValue::UNDEFINED)), "QUESTION_TOO_LONG");
@@ -130,7 +122,7 @@ async fn bad_input_is_refused_with_stable_codes() {
     let err = search("robot", JsValue::from_str("k=3")).err().unwrap();
     assert_eq!(code(err).0, "INVALID_OPTIONS");
 
-    let selection = |s: &str, q: &str| retriever.search_selection(s, q, JsValue::UNDEFINED, JsValue::UNDEFINED);
+    let selection = |s: &str, q: &str| retriever.search_selection(s, q, JsValue::UNDEFINED, None);
     assert_eq!(code_of(selection("too short", QUESTION)), "SELECTION_TOO_SHORT");
     assert_eq!(code_of(selection("   ten chars   ", QUESTION)), "SELECTION_TOO_SHORT", "counted after trimming");
     assert_eq!(code_of(selection(&"y".repeat(5001), QUESTION)), "SELECTION_TOO_LONG");
@@ -153,16 +145,27 @@ async fn bad_input_is_refused_with_stable_codes() {
         code(retriever.check_model(&model_fingerprint(&onnx, &changed)).err().unwrap()),
         ("MODEL_MISMATCH".into(), Some("WRONG_MODEL".into()))
     );
-    // An embedder that throws or answers with something else than a vector is an error,
-    // never a panic or a silently lexical search.
-    retriever.attach_dense(&bundle.file("/files/dense/name").await).expect("dense");
+    // Which text needs a vector: none before the dense index, none for keywords or the
+    // selection alone; the question, or question + selection, after. A vector of the wrong
+    // width is an error, never a panic or a silently lexical search.
     let hybrid = options(r#"{"mode": "hybrid"}"#);
-    let throws = js_sys::Function::new_with_args("text", "throw new Error('no model')");
-    assert_eq!(code_of(retriever.search(QUESTION, hybrid.clone(), throws.into())), "MODEL_UNAVAILABLE");
-    let wrong = js_sys::Function::new_with_args("text", "return [1, 2, 3]");
-    assert_eq!(code_of(retriever.search(QUESTION, hybrid.clone(), wrong.into())), "INVALID_ARGUMENT");
-    let short = js_sys::Function::new_with_args("text", "return new Float32Array(3)");
-    assert!(retriever.search(QUESTION, hybrid, short.into()).is_err(), "a vector of the wrong width is refused");
+    assert_eq!(retriever.vector_query(QUESTION, None, hybrid.clone()).expect("valid"), None, "no dense index yet");
+    retriever.attach_dense(&bundle.file("/files/dense/name").await).expect("dense");
+    assert_eq!(retriever.vector_query(QUESTION, None, hybrid.clone()).expect("valid").as_deref(), Some(QUESTION));
+    assert_eq!(retriever.vector_query(QUESTION, None, options(r#"{"mode": "lexical"}"#)).expect("valid"), None);
+    let selected = "A node discovers its peers through DDS participant announcements.";
+    let text =
+        retriever.vector_query(QUESTION, Some(selected.into()), JsValue::UNDEFINED).expect("valid").expect("a text");
+    assert!(text.starts_with(QUESTION) && text.ends_with(selected));
+    let only = options(r#"{"selectionOnly": true}"#);
+    assert_eq!(retriever.vector_query(QUESTION, Some(selected.into()), only).expect("valid"), None);
+    assert_eq!(code_of(retriever.vector_query("", None, JsValue::UNDEFINED)), "EMPTY_QUESTION");
+    assert_eq!(
+        code_of(retriever.vector_query(QUESTION, Some("short".into()), JsValue::UNDEFINED)),
+        "SELECTION_TOO_SHORT"
+    );
+    assert_eq!(code_of(retriever.search(QUESTION, hybrid, Some(vec![0.5; 3]))), "INDEX_UNAVAILABLE");
+    assert_eq!(code_of(retriever.search(QUESTION, options(r#"{"mode": "dense"}"#), None)), "MODEL_UNAVAILABLE");
 }
 
 #[wasm_bindgen_test]
@@ -170,7 +173,7 @@ async fn searches_by_keywords_before_the_dense_index_and_model() {
     let bundle = Bundle::fetch().await;
     let mut retriever = bundle.lexical().await;
     assert!(retriever.lexical_ready() && !retriever.dense_ready());
-    let results = to_json(retriever.search(QUESTION, JsValue::UNDEFINED, JsValue::UNDEFINED).expect("searches"));
+    let results = to_json(retriever.search(QUESTION, JsValue::UNDEFINED, None).expect("searches"));
     assert_eq!(results["mode"], "global");
     assert_eq!(results["mode_used"], "lexical");
     let hits = results["hits"].as_array().expect("hits");
@@ -187,7 +190,7 @@ async fn searches_by_keywords_before_the_dense_index_and_model() {
         let bytes = bundle.file(&format!("/files/text/{shard}/name")).await;
         retriever.attach_text(shard, &bytes).expect("attaches");
     }
-    let again = to_json(retriever.search(QUESTION, JsValue::UNDEFINED, JsValue::UNDEFINED).expect("searches"));
+    let again = to_json(retriever.search(QUESTION, JsValue::UNDEFINED, None).expect("searches"));
     assert_eq!(again["missing_shards"], serde_json::json!([]));
     for hit in again["hits"].as_array().unwrap() {
         let index = hit["index"].as_u64().unwrap() as usize;
@@ -196,17 +199,13 @@ async fn searches_by_keywords_before_the_dense_index_and_model() {
     }
     // Selected mode: related sections for question + selection; or nothing retrieved.
     let selection = "A node discovers its peers through DDS participant announcements.";
-    let related = to_json(
-        retriever.search_selection(selection, "What does this mean?", JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap(),
-    );
+    let related =
+        to_json(retriever.search_selection(selection, "What does this mean?", JsValue::UNDEFINED, None).unwrap());
     assert_eq!(related["mode"], "selected");
     assert_eq!(related["selection"], selection);
     assert_eq!(related["hits"].as_array().unwrap().len(), 3);
-    let only = to_json(
-        retriever
-            .search_selection(selection, "Explain", options(r#"{"selectionOnly": true}"#), JsValue::UNDEFINED)
-            .unwrap(),
-    );
+    let only =
+        to_json(retriever.search_selection(selection, "Explain", options(r#"{"selectionOnly": true}"#), None).unwrap());
     assert_eq!(only["hits"], serde_json::json!([]));
     assert!(only["confidence"].is_null());
 }
@@ -225,14 +224,14 @@ async fn gives_the_native_results_on_the_sample_bundle() {
     assert!(retriever.dense_ready());
     let embedder = Embedder::new(&onnx, &tokenizer).expect("model");
     assert_eq!(embedder.fingerprint(), fingerprint);
-    assert_eq!(embedder.embed(QUESTION).expect("embeds").len(), 384);
-    let embed = embed_fn(embedder);
+    let vector = embedder.embed(QUESTION).expect("embeds");
+    assert_eq!(vector.len(), 384);
 
     for mode in ["lexical", "hybrid"] {
         let native: Value = serde_json::from_slice(&fetch_bytes(&format!("native-search-{mode}.json")).await).unwrap();
         let got = to_json(
             retriever
-                .search(QUESTION, options(&format!(r#"{{"k": 5, "mode": "{mode}"}}"#)), embed.clone())
+                .search(QUESTION, options(&format!(r#"{{"k": 5, "mode": "{mode}"}}"#)), Some(vector.clone()))
                 .expect("searches"),
         );
         assert_eq!(got["mode_used"], native["mode_used"], "{mode}");

@@ -2,8 +2,9 @@
 //! arrived — manifest, then chunk metadata + lexical index (keyword search works), then the
 //! dense index (hybrid search, with the vectors of the embedder module), and chunk text shard
 //! by shard as results need it. The caller fetches; this only verifies, parses and searches.
-//! It lives in the small core module: the embedder (tract) is another module, which the
-//! search calls back for a question's vector only when the vector will be used.
+//! It lives in the small core module: the embedder (tract) is another module, in a worker of
+//! its own, so a search is two steps: `vectorQuery` names the text whose vector the search
+//! would use (none for a keyword search), and `search` takes that vector if it came.
 
 use super::convert::{from_js, to_js};
 use super::errors::{bundle_error, invalid_error, js_error, search_error, Code};
@@ -78,21 +79,44 @@ impl Retriever {
         self.search.as_ref().is_some_and(HybridSearch::has_dense)
     }
 
+    /// The text whose embedding a search with these arguments would use — the question, or
+    /// in selected mode question + selection — or `undefined` when it would use none (keyword
+    /// mode, no dense index yet, selection only). Refuses what `search` would refuse.
+    #[wasm_bindgen(js_name = vectorQuery)]
+    pub fn vector_query(
+        &self,
+        question: &str,
+        selection: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
+    ) -> Result<Option<String>, JsError> {
+        let question = query::question(question).map_err(invalid_error)?;
+        let selection = selection.as_deref().map(query::selection).transpose().map_err(invalid_error)?;
+        let options: JsSearchOptions = from_js(options)?;
+        let mode = options.to_core()?.mode;
+        let dense = self.search.as_ref().is_some_and(HybridSearch::has_dense);
+        if !dense || !matches!(mode, SearchMode::Hybrid | SearchMode::Dense) || options.selection_only {
+            return Ok(None);
+        }
+        Ok(Some(match selection {
+            Some(selection) => query::selected_mode_query(question, selection),
+            None => question.to_string(),
+        }))
+    }
+
     /// Searches for `question` (global mode). Semantic when the dense index is attached and
-    /// `embed` (text → unit vector, the embedder module's `Embedder.embed`) is given, else
-    /// lexical; `mode_used` says which ran. `embed` is called at most once, and only when the
-    /// vector will be used. Hits whose text shard is not attached yet have `text: null` and
-    /// their shard is listed in `missing_shards`.
+    /// `vector` (the embedding of `vectorQuery`'s text, from the embedder module) is given,
+    /// else lexical; `mode_used` says which ran. Hits whose text shard is not attached yet
+    /// have `text: null` and their shard is listed in `missing_shards`.
     #[wasm_bindgen(unchecked_return_type = "SearchResults")]
     pub fn search(
         &self,
         question: &str,
         #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "((text: string) => Float32Array) | undefined")] embed: JsValue,
+        vector: Option<Vec<f32>>,
     ) -> Result<JsValue, JsError> {
         let question = query::question(question).map_err(invalid_error)?;
         let options: JsSearchOptions = from_js(options)?;
-        let results = self.run(question, &options, &embed)?;
+        let results = self.run(question, &options, vector)?;
         to_js(&results.with_mode("global", None))
     }
 
@@ -105,7 +129,7 @@ impl Retriever {
         selection: &str,
         question: &str,
         #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "((text: string) => Float32Array) | undefined")] embed: JsValue,
+        vector: Option<Vec<f32>>,
     ) -> Result<JsValue, JsError> {
         let selection = query::selection(selection).map_err(invalid_error)?;
         let question = query::question(question).map_err(invalid_error)?;
@@ -116,7 +140,7 @@ impl Retriever {
             return to_js(&empty.with_mode("selected", Some(selection)));
         }
         let combined = query::selected_mode_query(question, selection);
-        let mut results = self.run(&combined, &options, &embed)?;
+        let mut results = self.run(&combined, &options, vector)?;
         results.question = question;
         to_js(&results.with_mode("selected", Some(selection)))
     }
@@ -160,15 +184,13 @@ impl Retriever {
         &'a self,
         question: &'a str,
         options: &JsSearchOptions,
-        embed: &JsValue,
+        vector: Option<Vec<f32>>,
     ) -> Result<Results<'a>, JsError> {
         let search = self.search.as_ref().ok_or_else(not_loaded)?;
         let options = options.to_core()?;
-        // Embed only when the vector will be used: a lexical search must not wait for tract.
-        let vector = match (embed.dyn_ref::<js_sys::Function>(), options.mode, search.has_dense()) {
-            (Some(embed), SearchMode::Hybrid | SearchMode::Dense, true) => Some(call_embed(embed, question)?),
-            _ => None,
-        };
+        // A vector is used only where vectorQuery asked for one.
+        let vector =
+            vector.filter(|_| search.has_dense() && matches!(options.mode, SearchMode::Hybrid | SearchMode::Dense));
         let found = search.search(question, vector.as_deref(), &options).map_err(search_error)?;
         let mut missing_shards: Vec<usize> = Vec::new();
         let mut hits = Vec::with_capacity(found.hits.len());
@@ -297,22 +319,6 @@ struct JsHit<'a> {
 
 fn not_loaded() -> JsError {
     js_error(Code::IndexUnavailable, "the search index is not loaded yet", Some("NOT_LOADED"))
-}
-
-/// Calls the embedder module's `embed(text)`; what it throws (its own coded error) comes back
-/// as `MODEL_UNAVAILABLE` with its message, and a non-vector answer is refused.
-fn call_embed(embed: &js_sys::Function, text: &str) -> Result<Vec<f32>, JsError> {
-    let value = embed.call1(&JsValue::NULL, &JsValue::from_str(text)).map_err(|thrown| {
-        let message = js_sys::Reflect::get(&thrown, &"message".into())
-            .ok()
-            .and_then(|m| m.as_string())
-            .unwrap_or_else(|| "the embedder failed".to_string());
-        js_error(Code::ModelUnavailable, message, None)
-    })?;
-    value
-        .dyn_into::<js_sys::Float32Array>()
-        .map(|vector| vector.to_vec())
-        .map_err(|_| js_error(Code::InvalidArgument, "embed must return a Float32Array", None))
 }
 
 fn no_chunk(chunk: usize) -> JsError {

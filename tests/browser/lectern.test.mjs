@@ -89,6 +89,36 @@ test("keyword search runs on the small core module alone, downloaded once for pa
   assert.deepEqual(paths.filter((p) => /lectern_embed/.test(p)), [], "nor the embedder module nor its glue is fetched for keyword search");
 });
 
+test("the model is built in a worker of its own: a keyword search answers while it builds", async (t) => {
+  const page = await openPage(t);
+  const { value: r, error } = await inPage(
+    page,
+    async ({ bundleUrl, question }) => {
+      const order = [];
+      let building;
+      const started = new Promise((resolve) => (building = resolve));
+      const lectern = await Lectern.open({
+        bundleUrl,
+        onProgress: (e) => {
+          if (e.phase === "model-init") building();
+          if (e.phase === "hybrid-ready") order.push("hybrid-ready");
+        },
+      });
+      await started;
+      const during = await lectern.search(question);
+      order.push(`search answered (${during.mode_used})`);
+      await lectern.whenHybrid();
+      const after = await lectern.search(question);
+      lectern.close();
+      return { order, after: after.mode_used };
+    },
+    { bundleUrl: "/build-in-worker/bundle/", question: QUESTION },
+  );
+  assert.equal(error, undefined, JSON.stringify(error));
+  assert.deepEqual(r.order, ["search answered (lexical)", "hybrid-ready"], "the search did not wait for the model build");
+  assert.equal(r.after, "hybrid");
+});
+
 test("gives the same results as the native `lectern search`", async (t) => {
   const native = JSON.parse(readFileSync(path.join(ASSETS, "native/search.json"), "utf8"));
   const page = await openPage(t);

@@ -18,8 +18,9 @@ export const state = {
   /** Cache | null (no Cache API, or disabled); undefined until opened. */
   cache: undefined,
   retriever: null,
-  /** The embedder module's `embed(text)` once the model is built: semantic search works. */
-  embed: null,
+  /** The embedder's worker (worker.js startEmbedWorker) once the model is built: semantic
+   * search works. */
+  embedder: null,
   manifest: null,
   manifestUrl: null,
   shards: new Map(), // shard index -> Promise of its attachment

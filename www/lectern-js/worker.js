@@ -11,21 +11,22 @@ import { DAMAGED, state, lectError, plain, wasm, progress, tracker, openCache, f
 
 const cacheName = () => (state.options.cache === false ? null : state.options.cacheName);
 
-/** Starts a wasm module (compiled by the page, or compiled here from `url`). */
-async function startModule(init, url, compiled, what) {
+/** Starts the core module: the one the page compiled, or (if that failed) compiled here. */
+async function startCore(compiled) {
+  const url = coreWasmUrl();
   let module = compiled;
   if (!(module instanceof WebAssembly.Module)) {
     try {
       module = await compileWasm(url, cacheName());
     } catch (e) {
       const detail = e?.status ? `HTTP_${e.status}` : "RUNTIME";
-      throw lectError("INDEX_UNAVAILABLE", `Could not load the ${what} ${url}: ${e?.message ?? e}`, detail);
+      throw lectError("INDEX_UNAVAILABLE", `Could not load the search module ${url}: ${e?.message ?? e}`, detail);
     }
   }
   try {
-    await init({ module_or_path: module });
+    await initCore({ module_or_path: module });
   } catch (e) {
-    throw lectError("INDEX_UNAVAILABLE", `The ${what} could not start: ${e?.message ?? e}`, "RUNTIME");
+    throw lectError("INDEX_UNAVAILABLE", `The search module could not start: ${e?.message ?? e}`, "RUNTIME");
   }
   progress({ phase: "runtime", loaded: 1, total: 1, file: url.slice(url.lastIndexOf("/") + 1) });
 }
@@ -63,7 +64,7 @@ async function open(options) {
   if (options.modelUrl) options.modelUrl = new URL(options.modelUrl, options.pageUrl).href;
   if (options.tokenizerUrl) options.tokenizerUrl = new URL(options.tokenizerUrl, options.pageUrl).href;
   const started = performance.now();
-  const [, manifestBytes] = await Promise.all([state.coreModule.then((core) => startModule(initCore, coreWasmUrl(), core, "search module")), fetchManifest(state.manifestUrl)]);
+  const [, manifestBytes] = await Promise.all([state.coreModule.then(startCore), fetchManifest(state.manifestUrl)]);
   const retriever = wasm(() => new Retriever(manifestBytes));
   const manifest = wasm(() => retriever.manifest());
   state.manifest = manifest;
@@ -86,10 +87,51 @@ async function open(options) {
   };
 }
 
-/** The embedder module, dense index, model and tokenizer, in the background. Reports
- * `model-failed` or `hybrid-ready`; may be called again after a failure. */
+/** The embedder's worker (embed-worker.js): `request(type, payload, transfer)` by id. A trap
+ * there (the worker ends) fails what is pending and every later request. */
+function startEmbedWorker() {
+  const worker = new Worker(new URL("./embed-worker.js", import.meta.url), { type: "module", name: "lectern-embed" });
+  const pending = new Map();
+  let nextId = 1;
+  let dead = null;
+  const fail = (error) => {
+    dead = error;
+    for (const p of pending.values()) p.reject(error);
+    pending.clear();
+    worker.terminate();
+    if (state.embedder?.worker === worker) {
+      state.embedder = null;
+      progress({ phase: "model-failed", loaded: 0, total: 0, error });
+    }
+  };
+  worker.onmessage = ({ data }) => {
+    if (data.type === "failed") return fail(data.error);
+    const p = pending.get(data.id);
+    pending.delete(data.id);
+    if (data.ok) p?.resolve(data.result);
+    else p?.reject(data.error);
+  };
+  worker.onerror = (event) => {
+    event.preventDefault();
+    fail(lectError("MODEL_UNAVAILABLE", `The embedding worker failed: ${event.message || "it did not start"}`, "RUNTIME"));
+  };
+  const request = (type, payload = {}, transfer = []) =>
+    dead
+      ? Promise.reject(dead)
+      : new Promise((resolve, reject) => {
+          const id = nextId++;
+          pending.set(id, { resolve, reject });
+          worker.postMessage({ id, type, ...payload }, transfer);
+        });
+  return { worker, request, terminate: () => fail(lectError("MODEL_UNAVAILABLE", "The embedding worker was stopped", "STOPPED")) };
+}
+
+/** The embedder (its module and the model, in a worker of its own) and the dense index, in
+ * the background: keyword searches go on meanwhile, even while the model is being built.
+ * Reports `model-failed` or `hybrid-ready`; may be called again after a failure. */
 function loadModel() {
   if (state.model) return state.model;
+  let embedWorker = null;
   state.model = (async () => {
     const started = performance.now();
     const { model, files } = state.manifest;
@@ -103,21 +145,27 @@ function loadModel() {
     const track = tracker("model", total);
     const get = (url) => fetchFile(url, "MODEL_UNAVAILABLE", track);
     const denseUrl = fileUrl(files.dense);
-    const embedModule = import("./lectern_embed.js").then(async (embed) => {
-      await startModule(embed.default, embedWasmUrl(), null, "embedding module");
-      return embed;
-    });
-    let [embed, onnx, tokenizer, dense] = await Promise.all([embedModule, get(onnxUrl), get(tokenizerUrl), fetchFile(denseUrl, "INDEX_UNAVAILABLE", track)]);
+    embedWorker = startEmbedWorker();
+    // The module compiles there while the model downloads here.
+    embedWorker.request("start", { cacheName: cacheName() }).catch(() => {});
+    let [onnx, tokenizer, dense] = await Promise.all([get(onnxUrl), get(tokenizerUrl), fetchFile(denseUrl, "INDEX_UNAVAILABLE", track)]);
     const r = state.retriever;
-    const check = () => wasm(() => r.checkModel(embed.modelFingerprint(onnx.bytes, tokenizer.bytes)));
+    // The bytes move to the embedder's worker (no copy); the fingerprint comes back.
+    const check = async () => {
+      const fingerprint = await embedWorker.request("load", { onnx: onnx.bytes, tokenizer: tokenizer.bytes, cacheName: cacheName() }, [
+        onnx.bytes.buffer,
+        tokenizer.bytes.buffer,
+      ]);
+      wasm(() => r.checkModel(fingerprint));
+    };
     try {
-      check();
+      await check();
     } catch (e) {
       // A stale cached copy of a model served under a fixed URL: fetch it again, once.
       if (e?.code !== "MODEL_MISMATCH" || !(onnx.fromCache || tokenizer.fromCache)) throw e;
       await evict([onnx, tokenizer]);
       [onnx, tokenizer] = await Promise.all([get(onnxUrl), get(tokenizerUrl)]);
-      check();
+      await check();
     }
     try {
       wasm(() => r.attachDense(dense.bytes));
@@ -128,14 +176,12 @@ function loadModel() {
       wasm(() => r.attachDense(dense.bytes));
     }
     progress({ phase: "model-init", loaded: 0, total: 1 });
-    const initStarted = performance.now();
-    const embedder = wasm(() => new embed.Embedder(onnx.bytes, tokenizer.bytes));
-    // Called by the core's search; a trap in the embedder ends the worker like one in the core.
-    state.embed = (text) => wasm(() => embedder.embed(text));
-    const now = performance.now();
-    progress({ phase: "hybrid-ready", loaded: 1, total: 1, ms: Math.round(now - started), initMs: Math.round(now - initStarted) });
+    const initMs = await embedWorker.request("build");
+    state.embedder = embedWorker;
+    progress({ phase: "hybrid-ready", loaded: 1, total: 1, ms: Math.round(performance.now() - started), initMs });
   })();
   state.model.catch((e) => {
+    embedWorker?.terminate();
     state.model = null; // a later loadModel() retries
     progress({ phase: "model-failed", loaded: 0, total: 0, error: plain(e) });
   });
@@ -164,10 +210,13 @@ async function search(id, msg) {
   if (state.cancelled.delete(id)) throw lectError("ABORTED", "The search was superseded by a newer one", "SUPERSEDED");
   const r = state.retriever;
   if (!r) throw lectError("INDEX_UNAVAILABLE", "The search index is not loaded", "NOT_LOADED");
-  const embed = state.embed ?? undefined;
-  const found = wasm(() =>
-    msg.type === "searchSelection" ? r.searchSelection(msg.selection, msg.question, msg.options, embed) : r.search(msg.question, msg.options, embed),
-  );
+  const selected = msg.type === "searchSelection";
+  // The vector comes from the embedder's worker, when the search would use one and the
+  // model is built; until then the search is by keywords.
+  const text = wasm(() => r.vectorQuery(msg.question, selected ? msg.selection : undefined, msg.options));
+  const vector = text !== undefined && state.embedder ? await state.embedder.request("embed", { text }).catch(() => undefined) : undefined;
+  if (state.cancelled.delete(id)) throw lectError("ABORTED", "The search was superseded by a newer one", "SUPERSEDED");
+  const found = wasm(() => (selected ? r.searchSelection(msg.selection, msg.question, msg.options, vector) : r.search(msg.question, msg.options, vector)));
   const errors = [];
   if (found.missing_shards.length) {
     await Promise.all(found.missing_shards.map((shard) => loadShard(shard).catch((e) => errors.push({ ...plain(e), shard }))));
@@ -196,8 +245,8 @@ async function handle(msg) {
     case "searchSelection":
       return search(msg.id, msg);
     case "embed":
-      if (!state.embed) throw lectError("MODEL_UNAVAILABLE", "The embedding model is not loaded yet", "NOT_LOADED");
-      return wasm(() => state.embed(msg.text));
+      if (!state.embedder) throw lectError("MODEL_UNAVAILABLE", "The embedding model is not loaded yet", "NOT_LOADED");
+      return state.embedder.request("embed", { text: msg.text });
     case "loadModel":
       if (!state.retriever) throw lectError("INDEX_UNAVAILABLE", "The search index is not loaded", "NOT_LOADED");
       await loadModel();

@@ -51,6 +51,16 @@ async fn matches_sentence_transformers_and_native() {
     assert!(max_diff < 1e-4, "wasm and native differ by {max_diff}");
 }
 
+/// The plan's matrix multiplies run Lectern's 4x8 kernel (src/embed/wasm_gemm.rs), not
+/// tract's 8x8, which spills registers in V8; the parity test above checks its results.
+#[wasm_bindgen_test]
+async fn matrix_multiplies_run_the_4x8_kernel() {
+    let kernels = embedder().await.matmul_kernels();
+    console_log!("matrix-multiply kernels in the plan: {kernels:?}");
+    assert!(kernels.iter().any(|k| k == lectern::embed::WASM_GEMM_KERNEL), "{kernels:?}");
+    assert!(!kernels.iter().any(|k| k == "wasm_f32_8x8"), "{kernels:?}");
+}
+
 #[wasm_bindgen_test]
 async fn refuses_empty_text_and_bad_files() {
     let embedder = embedder().await;

@@ -7,6 +7,9 @@ mod error;
 mod files;
 mod fingerprint;
 mod pooling;
+// tract's f32 GEMM on wasm simd128: a tile that fits V8's registers.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm_gemm;
 // Long sections are cut into windows at index build time only.
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 mod windows;
@@ -16,6 +19,8 @@ pub use error::EmbedError;
 pub use files::{ModelFiles, ModelVariant};
 pub use fingerprint::ModelFingerprint;
 pub use pooling::{cosine, mean_pool_normalized, normalize};
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub use wasm_gemm::KERNEL_NAME as WASM_GEMM_KERNEL;
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub use windows::{embed_text, MAX_WINDOWS, WINDOW_OVERLAP_TOKENS};
 
@@ -63,6 +68,8 @@ impl Embedder {
 
     fn load(onnx: &[u8], tokenizer_json: &[u8], batched: bool) -> Result<Self, EmbedError> {
         let tokenizer = load_tokenizer(tokenizer_json)?;
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        wasm_gemm::register();
         let invalid = |e: TractError| EmbedError::ModelInvalid(format!("{e:#}"));
         let model = tract_onnx::onnx()
             .model_for_read(&mut &onnx[..])
@@ -100,6 +107,19 @@ impl Embedder {
     /// Number of word pieces the model sees for `text` (after truncation, incl. specials).
     pub fn token_count(&self, text: &str) -> Result<usize, EmbedError> {
         Ok(self.tokenize(text)?.len())
+    }
+
+    /// The matrix-multiply kernels the plan runs, by tract's names, sorted (diagnostics: in a
+    /// browser the f32 GEMM should be `lectern_wasm_f32_4x8`, src/embed/wasm_gemm.rs).
+    pub fn matmul_kernels(&self) -> Vec<String> {
+        use tract_onnx::tract_core::ops::matmul::optimized::OptMatMul;
+        let mut names: Vec<String> = (self.single.model().nodes().iter())
+            .filter_map(|node| node.op_as::<OptMatMul>())
+            .flat_map(|op| op.mmm.iter().map(|mmm| mmm.name().to_string()))
+            .collect();
+        names.sort();
+        names.dedup();
+        names
     }
 
     /// Embeds one text into a unit-length vector of [`DIMS`] values.

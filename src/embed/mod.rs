@@ -20,7 +20,7 @@ pub use files::{ModelFiles, ModelVariant};
 pub use fingerprint::ModelFingerprint;
 pub use pooling::{cosine, mean_pool_normalized, normalize};
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-pub use wasm_gemm::KERNEL_NAME as WASM_GEMM_KERNEL;
+pub use wasm_gemm::kernel_name as wasm_gemm_kernel;
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub use windows::{embed_text, MAX_WINDOWS, WINDOW_OVERLAP_TOKENS};
 

@@ -29,7 +29,7 @@ use tract_onnx::tract_core::tract_linalg::pack::Packing;
 use tract_onnx::tract_core::tract_linalg::Scaler;
 
 /// The kernel's name in tract's registry (and in a plan's kernel report).
-pub const KERNEL_NAME: &str = "lectern_wasm_f32_4x8";
+const KERNEL_NAME: &str = "lectern_wasm_f32_4x8";
 
 const MR: usize = 4;
 const NR: usize = 8;
@@ -72,6 +72,12 @@ fn preferred(_isa: &IsaSet, accumulator: DatumType, query: &Query, _suitable: &[
 /// its inventory entries with it (tract-linalg does the same for its own wasm kernels).
 pub(crate) fn register() {
     std::hint::black_box(kernel_4x8 as *const ());
+}
+
+/// The kernel's name in tract's registry, with the kernel linked in (for benches and tests).
+pub fn kernel_name() -> &'static str {
+    register();
+    KERNEL_NAME
 }
 
 /// Accumulators: `acc[2 * r]` holds row r's columns 0–3, `acc[2 * r + 1]` columns 4–7.

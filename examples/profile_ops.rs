@@ -113,20 +113,15 @@ fn profile(plan: &Arc<TypedRunnableModel>, ids: &[i64]) -> TractResult<(f64, Pro
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    use lectern::embed::{ModelFiles, ModelVariant};
-    use tokenizers::{Tokenizer, TruncationParams};
+    use lectern::embed::{ModelFiles, ModelVariant, WordPieceTokenizer, MAX_TOKENS};
 
     let json = std::env::args().any(|a| a == "--json");
     let texts: BenchTexts = serde_json::from_str(include_str!("bench/texts.json"))?;
     let files = ModelFiles::in_dir(&ModelFiles::default_dir(), ModelVariant::Int8);
     let (onnx, tokenizer_json) = files.read()?;
-    let mut tokenizer = Tokenizer::from_bytes(&tokenizer_json).map_err(|e| e.to_string())?;
-    tokenizer.with_padding(None);
-    tokenizer
-        .with_truncation(Some(TruncationParams { max_length: 256, ..Default::default() }))
-        .map_err(|e| e.to_string())?;
+    let tokenizer = WordPieceTokenizer::from_json(&tokenizer_json)?;
     let ids = |text: &str| -> Result<Vec<i64>, Box<dyn std::error::Error>> {
-        Ok(tokenizer.encode(text, true).map_err(|e| e.to_string())?.get_ids().iter().map(|&i| i64::from(i)).collect())
+        Ok(tokenizer.encode(text, MAX_TOKENS).into_iter().map(i64::from).collect())
     };
 
     // As src/embed does it.

@@ -76,7 +76,7 @@ cargo build --profile wasm --target wasm32-unknown-unknown -p lectern --lib --no
 echo "  cargo: $((SECONDS - start)) s"
 wasm-bindgen --target web --out-dir "$out" --out-name lectern_core "$core_target/wasm32-unknown-unknown/wasm/lectern.wasm"
 
-step "wasm32 build of the embedder module (tract + tokenizers: the worker's second module)"
+step "wasm32 build of the embedder module (tract + WordPiece tokenizer: the worker's second module)"
 start=$SECONDS
 cargo build --profile wasm --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features embed
 echo "  cargo: $((SECONDS - start)) s"

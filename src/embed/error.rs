@@ -25,6 +25,11 @@ pub enum EmbedError {
     UnsupportedInput(String),
     #[error("the tokenizer could not be loaded (expected a Hugging Face tokenizer.json): {0}")]
     TokenizerInvalid(String),
+    #[error(
+        "the tokenizer.json describes a tokenizer Lectern does not implement: {0}; Lectern reads BERT \
+         WordPiece tokenizers such as all-MiniLM-L6-v2's"
+    )]
+    TokenizerUnsupported(String),
     #[error("the text is empty: there is nothing to embed")]
     EmptyText,
     #[error("tokenizing the text failed: {0}")]

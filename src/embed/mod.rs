@@ -1,4 +1,4 @@
-//! Sentence embeddings with all-MiniLM-L6-v2: BERT tokenisation, a tract-run ONNX
+//! Sentence embeddings with all-MiniLM-L6-v2: BERT tokenisation (`wordpiece`), a tract-run ONNX
 //! encoder, attention-masked mean pooling and L2 normalisation — the same code natively
 //! (index build) and in wasm (the reader's question).
 
@@ -13,6 +13,7 @@ mod wasm_gemm;
 // Long sections are cut into windows at index build time only.
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 mod windows;
+mod wordpiece;
 
 pub use error::EmbedError;
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
@@ -23,9 +24,9 @@ pub use pooling::{cosine, mean_pool_normalized, normalize};
 pub use wasm_gemm::kernel_name as wasm_gemm_kernel;
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub use windows::{embed_text, MAX_WINDOWS, WINDOW_OVERLAP_TOKENS};
+pub use wordpiece::{Piece, WordPieceTokenizer};
 
 use std::collections::HashMap;
-use tokenizers::{Tokenizer, TruncationParams};
 use tract_onnx::prelude::*;
 
 /// Width of a MiniLM-L6 embedding.
@@ -46,7 +47,7 @@ enum EncoderInput {
 /// Tokenizer + optimised model plans. Cheap to call, costly to build (load and optimise
 /// once, then embed many texts).
 pub struct Embedder {
-    tokenizer: Tokenizer,
+    tokenizer: WordPieceTokenizer,
     inputs: Vec<EncoderInput>,
     /// Batch fixed to 1, sequence length symbolic: no re-optimisation per query length.
     single: Plan,
@@ -67,7 +68,7 @@ impl Embedder {
     }
 
     fn load(onnx: &[u8], tokenizer_json: &[u8], batched: bool) -> Result<Self, EmbedError> {
-        let tokenizer = load_tokenizer(tokenizer_json)?;
+        let tokenizer = WordPieceTokenizer::from_json(tokenizer_json)?;
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         wasm_gemm::register();
         let invalid = |e: TractError| EmbedError::ModelInvalid(format!("{e:#}"));
@@ -157,8 +158,9 @@ impl Embedder {
         if text.trim().is_empty() {
             return Err(EmbedError::EmptyText);
         }
-        let encoding = self.tokenizer.encode(text, true).map_err(|e| EmbedError::Tokenize(e.to_string()))?;
-        Ok(encoding.get_ids().iter().map(|&id| i64::from(id)).collect())
+        // sentence-transformers' settings, not the file's (which pads and cuts at 128): no
+        // padding, at most MAX_TOKENS word pieces with [CLS] and [SEP].
+        Ok(self.tokenizer.encode(text, MAX_TOKENS).into_iter().map(i64::from).collect())
     }
 
     fn run(
@@ -200,18 +202,6 @@ impl Embedder {
             .map(|(rows, row_mask)| mean_pool_normalized(rows, row_mask, DIMS))
             .collect())
     }
-}
-
-/// The model's tokenizer.json pads and truncates to 128; sentence-transformers uses 256
-/// and no padding, so both are reset here or long texts lose parity.
-fn load_tokenizer(json: &[u8]) -> Result<Tokenizer, EmbedError> {
-    let invalid = |e: tokenizers::Error| EmbedError::TokenizerInvalid(e.to_string());
-    let mut tokenizer = Tokenizer::from_bytes(json).map_err(invalid)?;
-    tokenizer.with_padding(None);
-    tokenizer
-        .with_truncation(Some(TruncationParams { max_length: MAX_TOKENS, ..Default::default() }))
-        .map_err(invalid)?;
-    Ok(tokenizer)
 }
 
 fn encoder_inputs(model: &TypedModel) -> Result<Vec<EncoderInput>, EmbedError> {

@@ -27,18 +27,14 @@ impl Embedder {
         if body.trim().is_empty() || self.token_count(&whole)? < MAX_TOKENS {
             return Ok(vec![whole]);
         }
-        let tokenize = |text: &str| self.tokenizer.encode(text, false).map_err(|e| EmbedError::Tokenize(e.to_string()));
-        let prefix_tokens = tokenize(&embed_text(heading_path, ""))?.len();
+        // As the model sees it: at most MAX_TOKENS pieces.
+        let prefix_tokens = self.tokenizer.pieces(&embed_text(heading_path, "")).len().min(MAX_TOKENS);
         // [CLS] and [SEP] take two places; a few more are kept free because a window's text
         // may tokenize a little differently at its edges than inside the whole body.
         let budget = MAX_TOKENS.saturating_sub(2 + 4 + prefix_tokens).max(MIN_BODY_TOKENS);
-        // The tokenizer truncates at MAX_TOKENS; the rest of the body comes back as
-        // overflowing parts, with offsets into `body` all the same.
-        let encoding = tokenize(body)?;
-        let mut offsets: Vec<(usize, usize)> = encoding.get_offsets().to_vec();
-        for part in encoding.get_overflowing() {
-            offsets.extend_from_slice(part.get_offsets());
-        }
+        // Every word piece of the body, with its bytes in `body`.
+        let mut offsets: Vec<(usize, usize)> =
+            self.tokenizer.pieces(body).iter().map(|piece| (piece.start, piece.end)).collect();
         offsets.retain(|&(start, end)| end > start);
         let mut windows = Vec::new();
         let mut first = 0;

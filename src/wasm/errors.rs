@@ -137,7 +137,9 @@ pub fn embed_error(err: EmbedError) -> JsError {
         EmbedError::ModelInvalid(_) | EmbedError::UnsupportedInput(_) | EmbedError::WrongDimension { .. } => {
             js_error(Code::ModelUnavailable, err, Some("MODEL_INVALID"))
         }
-        EmbedError::TokenizerInvalid(_) => js_error(Code::ModelUnavailable, err, Some("TOKENIZER_INVALID")),
+        EmbedError::TokenizerInvalid(_) | EmbedError::TokenizerUnsupported(_) => {
+            js_error(Code::ModelUnavailable, err, Some("TOKENIZER_INVALID"))
+        }
         _ => js_error(Code::ModelUnavailable, err, None),
     }
 }

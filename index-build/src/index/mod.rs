@@ -3,6 +3,8 @@
 mod embedder;
 mod incremental;
 mod pipeline;
+#[cfg(test)]
+mod wordpiece_parity;
 
 pub use embedder::ChunkEmbedder;
 pub use incremental::PreviousVectors;

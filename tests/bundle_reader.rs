@@ -17,9 +17,9 @@ const DIMS: usize = 8;
 const FINGERPRINT: &str = "sha256:0123456789abcdef0123456789abcdef";
 
 fn unit(seed: usize) -> Vec<f32> {
-    let mut v: Vec<f32> = (0..DIMS).map(|d| ((seed * 31 + d * 7) % 13) as f32 - 6.0).collect();
-    lectern::embed::normalize(&mut v);
-    v
+    let v: Vec<f32> = (0..DIMS).map(|d| ((seed * 31 + d * 7) % 13) as f32 - 6.0).collect();
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(f32::MIN_POSITIVE);
+    v.into_iter().map(|x| x / norm).collect()
 }
 
 fn chunks(n: usize) -> Vec<BundleChunk> {
@@ -163,7 +163,7 @@ fn a_shard(output: &BundleOutput, prefix: &str) -> String {
 
 #[test]
 fn missing_and_corrupt_shards_are_refused() {
-    for prefix in ["terms.", "chunks.", "term-catalog.", "chunk-catalog.", "chunk-table."] {
+    for prefix in ["terms.", "meta.", "text.", "term-catalog.", "chunk-catalog.", "chunk-table."] {
         let (_tmp, dir) = written(40);
         let name = a_shard(&bundle(40), prefix);
         let path = dir.join(&name);

@@ -188,7 +188,7 @@ fn a_keyword_search_fetches_only_its_shards_and_ranks_as_the_whole_index() {
 
             let hits: Vec<u32> = got.hits.iter().map(|h| h.index).collect();
             fetch_all(&served, &mut sharded, |s| s.files_for_chunks(&hits));
-            assert!(served.fetched("chunks.") <= hits.len());
+            assert!(served.fetched("meta.") <= hits.len() && served.fetched("text.") <= hits.len());
             for &hit in &hits {
                 assert_eq!(sharded.chunk(hit), Some(&whole.chunks[hit as usize]));
                 assert_eq!(sharded.text(hit), Some(whole.texts[hit as usize].as_str()));
@@ -237,7 +237,8 @@ fn bad_parts_are_refused_not_panicked_on() {
     sharded.attach_chunk_table(&table).expect("table");
     // A shard before its catalog page, an unknown id, damaged bytes.
     assert!(sharded.attach(Part::Terms, 0, b"LXSH").is_err());
-    assert!(sharded.attach(Part::Chunks, 0, b"[]").is_err());
+    assert!(sharded.attach(Part::Meta, 0, b"[]").is_err());
+    assert!(sharded.attach(Part::Text, 0, b"[]").is_err());
     assert!(sharded.attach(Part::TermPage, 10_000, b"[]").is_err(), "no such page");
     let files = sharded.files_for_query("robot");
     let page = &files[0];

@@ -27,22 +27,28 @@ pub struct ChunkMeta {
     pub hash: String,
 }
 
-/// One chunk as a chunk shard stores it.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct ChunkRecord {
-    pub meta: ChunkMeta,
-    pub text: String,
+/// Parses one metadata shard: the metadata of its consecutive chunks, in order.
+pub fn parse_meta_shard(name: &str, bytes: &[u8], expected: usize) -> Result<Vec<ChunkMeta>, BundleError> {
+    parse_list(name, bytes, expected)
 }
 
-/// Parses one chunk shard: its consecutive chunks, in order.
-pub fn parse_chunk_shard(name: &str, bytes: &[u8], expected: usize) -> Result<Vec<ChunkRecord>, BundleError> {
-    let records: Vec<ChunkRecord> = serde_json::from_slice(bytes)
+/// Parses one text shard: the texts of its consecutive chunks, in order.
+pub fn parse_text_shard(name: &str, bytes: &[u8], expected: usize) -> Result<Vec<String>, BundleError> {
+    parse_list(name, bytes, expected)
+}
+
+fn parse_list<T: serde::de::DeserializeOwned>(
+    name: &str,
+    bytes: &[u8],
+    expected: usize,
+) -> Result<Vec<T>, BundleError> {
+    let items: Vec<T> = serde_json::from_slice(bytes)
         .map_err(|e| BundleError::Corrupt { name: name.to_string(), reason: e.to_string() })?;
-    if records.len() != expected {
+    if items.len() != expected {
         return Err(BundleError::Corrupt {
             name: name.to_string(),
-            reason: format!("holds {} chunks, the catalog says {expected}", records.len()),
+            reason: format!("holds {} chunks, the catalog says {expected}", items.len()),
         });
     }
-    Ok(records)
+    Ok(items)
 }

@@ -53,10 +53,8 @@ pub fn load_with(read: impl Fn(&str) -> Result<Vec<u8>, BundleError>) -> Result<
     let mut texts = Vec::with_capacity(chunks.capacity());
     for page in 0..files.chunks.len() {
         for shard in reader.chunk_page(page, &read(&files.chunks[page].file.name)?)? {
-            for record in reader.chunk_shard(&shard, &read(&shard.file.name)?)? {
-                chunks.push(record.meta);
-                texts.push(record.text);
-            }
+            chunks.extend(reader.meta_shard(&shard, &read(&shard.meta.name)?)?);
+            texts.extend(reader.text_shard(&shard, &read(&shard.text.name)?)?);
         }
     }
     let dense = reader.dense(&read(&files.dense.name)?)?;

@@ -62,8 +62,8 @@ pub struct Files {
     pub lexical: LexicalStats,
     /// Catalog pages of the term shards (`lexical::shards`), in term order.
     pub terms: Vec<TermPageEntry>,
-    /// Catalog pages of the chunk shards (metadata + text of consecutive chunks), in chunk
-    /// order: fetched per result.
+    /// Catalog pages of the chunk shards (metadata and text of consecutive chunks), in
+    /// chunk order: fetched per result.
     pub chunks: Vec<ChunkPageEntry>,
     /// int8 vectors and HNSW graph (`dense::DenseIndex` bytes).
     pub dense: FileEntry,
@@ -76,11 +76,13 @@ pub struct FileEntry {
     pub sha256: String,
 }
 
-/// A chunk shard: `count` consecutive chunks from `first_chunk` (a catalog page's entry).
+/// A chunk shard (a catalog page's entry): `count` consecutive chunks from `first_chunk`,
+/// their metadata in one file and their text in another, so a result whose text cannot be
+/// fetched is still shown with its link.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct TextShardEntry {
-    #[serde(flatten)]
-    pub file: FileEntry,
+pub struct ChunkShardEntry {
+    pub meta: FileEntry,
+    pub text: FileEntry,
     /// Index of the first chunk in the shard; the shard holds `count` consecutive chunks.
     pub first_chunk: usize,
     pub count: usize,

@@ -15,14 +15,14 @@ mod reader;
 mod writer;
 
 pub use checksum::{chunk_content_hash, content_addressed_name, sha256_hex};
-pub use chunk::{parse_chunk_shard, ChunkMeta, ChunkRecord};
+pub use chunk::{parse_meta_shard, parse_text_shard, ChunkMeta};
 pub use chunk_table::ChunkTable;
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub use directory::{load_dir, load_with, write_dir, LoadedBundle};
 pub use error::BundleError;
 pub use manifest::{
-    ChunkPageEntry, Counts, FileEntry, Files, Manifest, ModelInfo, SiteInfo, TermPageEntry, TermShardEntry,
-    TextShardEntry, FORMAT_NAME, FORMAT_VERSION,
+    ChunkPageEntry, ChunkShardEntry, Counts, FileEntry, Files, Manifest, ModelInfo, SiteInfo, TermPageEntry,
+    TermShardEntry, FORMAT_NAME, FORMAT_VERSION,
 };
 pub use reader::BundleReader;
 pub use writer::{

@@ -2,9 +2,9 @@
 //! checked against the manifest or its catalog page (size, sha256) before it is parsed, and
 //! every failure is a typed error, never a panic.
 
-use super::chunk::{parse_chunk_shard, ChunkRecord};
+use super::chunk::{parse_meta_shard, parse_text_shard};
 use super::manifest::check_name;
-use super::{BundleError, ChunkTable, FileEntry, Manifest, TermShardEntry, TextShardEntry};
+use super::{BundleError, ChunkMeta, ChunkShardEntry, ChunkTable, FileEntry, Manifest, TermShardEntry};
 use crate::dense::DenseIndex;
 use crate::lexical::{parse_term_shard, LexicalIndex, ShardTerm};
 
@@ -66,15 +66,16 @@ impl BundleReader {
     }
 
     /// Catalog page `page` of the chunk shards.
-    pub fn chunk_page(&self, page: usize, bytes: &[u8]) -> Result<Vec<TextShardEntry>, BundleError> {
+    pub fn chunk_page(&self, page: usize, bytes: &[u8]) -> Result<Vec<ChunkShardEntry>, BundleError> {
         let entry = self.manifest.files.chunks.get(page).ok_or_else(|| no_such("chunk catalog page", page))?;
         entry.file.verify(bytes)?;
-        let shards: Vec<TextShardEntry> = parse_json(&entry.file, bytes)?;
+        let shards: Vec<ChunkShardEntry> = parse_json(&entry.file, bytes)?;
         let mut next = entry.first_chunk;
         for shard in &shards {
-            check_name(&shard.file.name)?;
+            check_name(&shard.meta.name)?;
+            check_name(&shard.text.name)?;
             if shard.first_chunk != next || shard.count == 0 {
-                return Err(corrupt(&entry.file, format!("shard {} does not start at chunk {next}", shard.file.name)));
+                return Err(corrupt(&entry.file, format!("shard {} does not start at chunk {next}", shard.meta.name)));
             }
             next += shard.count;
         }
@@ -84,10 +85,16 @@ impl BundleReader {
         Ok(shards)
     }
 
-    /// The chunks (metadata and text) of one chunk shard.
-    pub fn chunk_shard(&self, shard: &TextShardEntry, bytes: &[u8]) -> Result<Vec<ChunkRecord>, BundleError> {
-        shard.file.verify(bytes)?;
-        parse_chunk_shard(&shard.file.name, bytes, shard.count)
+    /// The metadata of one chunk shard's chunks.
+    pub fn meta_shard(&self, shard: &ChunkShardEntry, bytes: &[u8]) -> Result<Vec<ChunkMeta>, BundleError> {
+        shard.meta.verify(bytes)?;
+        parse_meta_shard(&shard.meta.name, bytes, shard.count)
+    }
+
+    /// The texts of one chunk shard's chunks.
+    pub fn text_shard(&self, shard: &ChunkShardEntry, bytes: &[u8]) -> Result<Vec<String>, BundleError> {
+        shard.text.verify(bytes)?;
+        parse_text_shard(&shard.text.name, bytes, shard.count)
     }
 
     pub fn dense(&self, bytes: &[u8]) -> Result<DenseIndex, BundleError> {

@@ -2,10 +2,9 @@
 //! atomically).
 
 use super::checksum::content_addressed_name;
-use super::chunk::ChunkRecord;
 use super::manifest::{
-    ChunkPageEntry, Counts, FileEntry, Files, Manifest, ModelInfo, SiteInfo, TermPageEntry, TermShardEntry,
-    TextShardEntry,
+    ChunkPageEntry, ChunkShardEntry, Counts, FileEntry, Files, Manifest, ModelInfo, SiteInfo, TermPageEntry,
+    TermShardEntry,
 };
 use super::{BundleError, ChunkMeta, ChunkTable, FORMAT_NAME, FORMAT_VERSION};
 use crate::dense::{DenseIndex, DenseIndexConfig};
@@ -123,13 +122,14 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
             size += input.chunks[end].text.len();
             end += 1;
         }
-        let records: Vec<ChunkRecord> = input.chunks[first..end]
-            .iter()
-            .map(|c| ChunkRecord { meta: c.meta.clone(), text: c.text.clone() })
-            .collect();
-        let bytes = serde_json::to_vec(&records).map_err(|e| inconsistent(e.to_string()))?;
-        chunk_shards.push(TextShardEntry {
-            file: add("chunks", "json", bytes),
+        let range = &input.chunks[first..end];
+        let metas: Vec<&ChunkMeta> = range.iter().map(|c| &c.meta).collect();
+        let texts: Vec<&str> = range.iter().map(|c| c.text.as_str()).collect();
+        let meta = serde_json::to_vec(&metas).map_err(|e| inconsistent(e.to_string()))?;
+        let text = serde_json::to_vec(&texts).map_err(|e| inconsistent(e.to_string()))?;
+        chunk_shards.push(ChunkShardEntry {
+            meta: add("meta", "json", meta),
+            text: add("text", "json", text),
             first_chunk: first,
             count: end - first,
         });

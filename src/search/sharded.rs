@@ -8,7 +8,7 @@
 //! exactly the scores of the whole index (see `lexical::shards`).
 
 use super::{HybridSearch, SearchError, SearchOptions, SearchResults};
-use crate::bundle::{BundleError, BundleReader, ChunkMeta, ChunkRecord, Manifest, TermShardEntry, TextShardEntry};
+use crate::bundle::{BundleError, BundleReader, ChunkMeta, ChunkShardEntry, Manifest, TermShardEntry};
 use crate::lexical::{query_terms, shard_of};
 use serde::{Deserialize, Serialize};
 
@@ -22,8 +22,17 @@ pub enum Part {
     Terms,
     /// A catalog page of chunk shards (index in `manifest.files.chunks`).
     ChunkPage,
-    /// A chunk shard: metadata and text (index over all chunk shards).
-    Chunks,
+    /// A chunk shard's metadata (index over all chunk shards).
+    Meta,
+    /// A chunk shard's text (index over all chunk shards).
+    Text,
+}
+
+impl Part {
+    /// The part by its serialised name (`"termPage"`, `"terms"`, `"chunkPage"`, `"meta"`, `"text"`).
+    pub fn from_name(name: &str) -> Option<Part> {
+        serde_json::from_value(serde_json::Value::String(name.to_string())).ok()
+    }
 }
 
 /// A file to fetch and hand back with [`ShardedSearch::attach`].
@@ -41,8 +50,9 @@ pub struct ShardedSearch {
     search: Option<HybridSearch>,
     term_pages: Vec<Option<Vec<TermShardEntry>>>,
     terms: Vec<bool>,
-    chunk_pages: Vec<Option<Vec<TextShardEntry>>>,
-    chunks: Vec<Option<Vec<ChunkRecord>>>,
+    chunk_pages: Vec<Option<Vec<ChunkShardEntry>>>,
+    metas: Vec<Option<Vec<ChunkMeta>>>,
+    texts: Vec<Option<Vec<String>>>,
 }
 
 impl ShardedSearch {
@@ -53,7 +63,8 @@ impl ShardedSearch {
             term_pages: vec![None; m.files.terms.len()],
             terms: vec![false; m.term_shard_count()],
             chunk_pages: vec![None; m.files.chunks.len()],
-            chunks: vec![None; m.chunk_shard_count()],
+            metas: vec![None; m.chunk_shard_count()],
+            texts: vec![None; m.chunk_shard_count()],
             search: None,
             reader,
         })
@@ -126,32 +137,35 @@ impl ShardedSearch {
     }
 
     /// The files still needed for the metadata and text of chunks `indices`: catalog pages
-    /// first, then chunk shards.
+    /// first, then the metadata and text files of their chunk shards.
     pub fn files_for_chunks(&self, indices: &[u32]) -> Vec<NeededFile> {
         let manifest = self.reader.manifest();
         let mut out: Vec<NeededFile> = Vec::new();
+        let mut push = |needed: NeededFile| {
+            if !out.iter().any(|f| f.part == needed.part && f.id == needed.id) {
+                out.push(needed);
+            }
+        };
         for &index in indices {
             let Some(page) = manifest.chunk_page_of(index as usize) else { continue };
             let Some(page_entry) = manifest.files.chunks.get(page) else { continue };
-            let needed = match self.chunk_pages.get(page).and_then(Option::as_ref) {
-                None => NeededFile {
+            let Some(shards) = self.chunk_pages.get(page).and_then(Option::as_ref) else {
+                push(NeededFile {
                     part: Part::ChunkPage,
                     id: page,
                     name: page_entry.file.name.clone(),
                     bytes: page_entry.file.bytes,
-                },
-                Some(shards) => {
-                    let local = shards.partition_point(|s| s.first_chunk <= index as usize).saturating_sub(1);
-                    let id = page_entry.first_shard + local;
-                    if self.chunks.get(id).is_none_or(Option::is_some) {
-                        continue;
-                    }
-                    let Some(shard) = shards.get(local) else { continue };
-                    NeededFile { part: Part::Chunks, id, name: shard.file.name.clone(), bytes: shard.file.bytes }
-                }
+                });
+                continue;
             };
-            if !out.iter().any(|f| f.part == needed.part && f.id == needed.id) {
-                out.push(needed);
+            let local = shards.partition_point(|s| s.first_chunk <= index as usize).saturating_sub(1);
+            let id = page_entry.first_shard + local;
+            let Some(shard) = shards.get(local) else { continue };
+            if self.metas.get(id).is_some_and(Option::is_none) {
+                push(NeededFile { part: Part::Meta, id, name: shard.meta.name.clone(), bytes: shard.meta.bytes });
+            }
+            if self.texts.get(id).is_some_and(Option::is_none) {
+                push(NeededFile { part: Part::Text, id, name: shard.text.name.clone(), bytes: shard.text.bytes });
             }
         }
         out
@@ -187,13 +201,19 @@ impl ShardedSearch {
                     .map_err(|e| BundleError::Corrupt { name: entry.file.name.clone(), reason: e.to_string() })?;
                 self.terms[id] = true;
             }
-            Part::Chunks => {
-                if self.chunks.get(id).is_none_or(Option::is_some) {
+            Part::Meta => {
+                if self.metas.get(id).is_none_or(Option::is_some) {
                     return self.known(part, id);
                 }
                 let entry = self.chunk_entry(id)?;
-                let records = self.reader.chunk_shard(&entry, bytes)?;
-                self.chunks[id] = Some(records);
+                self.metas[id] = Some(self.reader.meta_shard(&entry, bytes)?);
+            }
+            Part::Text => {
+                if self.texts.get(id).is_none_or(Option::is_some) {
+                    return self.known(part, id);
+                }
+                let entry = self.chunk_entry(id)?;
+                self.texts[id] = Some(self.reader.text_shard(&entry, bytes)?);
             }
         }
         Ok(())
@@ -203,7 +223,7 @@ impl ShardedSearch {
     fn known(&self, part: Part, id: usize) -> Result<(), ShardedError> {
         let count = match part {
             Part::Terms => self.terms.len(),
-            Part::Chunks => self.chunks.len(),
+            Part::Meta | Part::Text => self.metas.len(),
             Part::TermPage => self.term_pages.len(),
             Part::ChunkPage => self.chunk_pages.len(),
         };
@@ -233,7 +253,7 @@ impl ShardedSearch {
         Ok((entry.clone(), next))
     }
 
-    fn chunk_entry(&self, id: usize) -> Result<TextShardEntry, ShardedError> {
+    fn chunk_entry(&self, id: usize) -> Result<ChunkShardEntry, ShardedError> {
         let pages = &self.reader.manifest().files.chunks;
         let page = pages.partition_point(|p| p.first_shard <= id).saturating_sub(1);
         let local = id.checked_sub(pages.get(page).map_or(0, |p| p.first_shard));
@@ -271,21 +291,23 @@ impl ShardedSearch {
         Some(manifest.files.chunks.get(page)?.first_shard + local)
     }
 
-    fn record(&self, index: u32) -> Option<&ChunkRecord> {
+    /// Chunk `index`'s position in its shard, and the shard.
+    fn locate(&self, index: u32) -> Option<(usize, usize)> {
         let shard = self.chunk_shard_of(index)?;
-        let records = self.chunks.get(shard)?.as_ref()?;
         let entry = self.chunk_entry(shard).ok()?;
-        records.get((index as usize).checked_sub(entry.first_chunk)?)
+        Some((shard, (index as usize).checked_sub(entry.first_chunk)?))
     }
 
-    /// Chunk `index`'s metadata, once its shard is attached.
+    /// Chunk `index`'s metadata, once its shard's metadata is attached.
     pub fn chunk(&self, index: u32) -> Option<&ChunkMeta> {
-        self.record(index).map(|r| &r.meta)
+        let (shard, at) = self.locate(index)?;
+        self.metas.get(shard)?.as_ref()?.get(at)
     }
 
-    /// Chunk `index`'s text, once its shard is attached.
+    /// Chunk `index`'s text, once its shard's text is attached.
     pub fn text(&self, index: u32) -> Option<&str> {
-        self.record(index).map(|r| r.text.as_str())
+        let (shard, at) = self.locate(index)?;
+        self.texts.get(shard)?.as_ref()?.get(at).map(String::as_str)
     }
 }
 

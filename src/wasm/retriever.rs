@@ -74,15 +74,13 @@ impl Retriever {
 
     /// Verifies and attaches a file named by `filesFor`, `filesForChunks` or a search's
     /// `missing`: `part` and `id` as given there.
-    pub fn attach(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "NeededFile[\"part\"]")] part: JsValue,
-        id: usize,
-        bytes: &[u8],
-    ) -> Result<(), JsError> {
-        let part: Part = from_js(part)?;
-        let code =
-            if matches!(part, Part::Chunks | Part::ChunkPage) { Code::TextUnavailable } else { Code::IndexUnavailable };
+    pub fn attach(&mut self, part: &str, id: usize, bytes: &[u8]) -> Result<(), JsError> {
+        let part = Part::from_name(part)
+            .ok_or_else(|| js_error(Code::InvalidArgument, format!("no part {part:?} in an index"), None))?;
+        let code = match part {
+            Part::Meta | Part::Text | Part::ChunkPage => Code::TextUnavailable,
+            Part::TermPage | Part::Terms => Code::IndexUnavailable,
+        };
         self.inner.attach(part, id, bytes).map_err(|e| sharded_error(code, e))
     }
 

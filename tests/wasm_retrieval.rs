@@ -177,11 +177,7 @@ async fn bad_input_is_refused_with_stable_codes() {
     );
     assert_eq!(code(retriever.text(0).err().unwrap()), ("TEXT_UNAVAILABLE".into(), Some("NOT_LOADED".into())));
     assert_eq!(code_of(retriever.text(100_000)), "TEXT_UNAVAILABLE");
-    assert_eq!(
-        code(retriever.attach("terms", 0, b"LXSH").err().unwrap()).0,
-        "INDEX_UNAVAILABLE",
-        "damaged or out-of-order term shards are refused"
-    );
+    assert_eq!(code_of(retriever.attach("terms", 999_999, b"LXSH")), "INVALID_ARGUMENT", "no such term shard");
     assert_eq!(code_of(retriever.attach_dense(b"nope")), "INDEX_UNAVAILABLE");
 
     let onnx = bundle.file("/model/onnx/name").await;

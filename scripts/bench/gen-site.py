@@ -134,8 +134,9 @@ def main():
                 f.write('{"label": "%s"}\n' % rng.choice(headings).replace('"', ""))
         a, b = rng.sample(headings, 2)
         title = (rng.choice(PREFIXES) + (a if rng.random() < 0.6 else f"{a} and {b}") + rng.choice(SUFFIXES)).strip()
-        # A JSON string is a valid YAML scalar, whatever the title holds.
-        lines = ["---", f"title: {json.dumps(title)}", f"sidebar_position: {i // parts + 1}", "---", "", f"# {title}", ""]
+        # A JSON string is a valid YAML scalar (non-ASCII left as is: YAML refuses the
+        # surrogate-pair escapes JSON would write for emoji).
+        lines = ["---", f"title: {json.dumps(title, ensure_ascii=False)}", f"sidebar_position: {i // parts + 1}", "---", "", f"# {title}", ""]
         lines += [rng.choice(paragraphs), ""]
         for _ in range(rng.randint(3, 6)):
             lines += [f"## {rng.choice(PREFIXES)}{rng.choice(headings)}", ""]

@@ -72,7 +72,9 @@ pub fn run(args: BuildArgs) -> CommandResult {
     let start = Instant::now();
     let report = args.site.read()?;
     let progress = progress_bar(!args.json);
-    let shards = ShardSizes { text: args.text_shard_bytes, terms: args.term_shard_bytes };
+    // A stand-in index needs no graph: its vectors are not searched (and a graph over
+    // 50,000 of them would take minutes to build).
+    let shards = ShardSizes { text: args.text_shard_bytes, terms: args.term_shard_bytes, dense_graph: !args.no_embed };
     let on_progress = |done: usize, all: usize| {
         progress.set_length(all as u64);
         progress.set_position(done as u64);
@@ -99,16 +101,18 @@ pub fn run(args: BuildArgs) -> CommandResult {
     Ok(())
 }
 
-/// Target sizes of the bundle's shards, in bytes.
+/// Target sizes of the bundle's shards, in bytes, and whether the dense index may get a
+/// graph (the default; `--no-embed` leaves it out).
 #[derive(Clone, Copy)]
 pub struct ShardSizes {
     pub text: usize,
     pub terms: usize,
+    pub dense_graph: bool,
 }
 
 impl Default for ShardSizes {
     fn default() -> Self {
-        ShardSizes { text: 16 * 1024, terms: bundle::DEFAULT_TERM_SHARD_BYTES }
+        ShardSizes { text: 16 * 1024, terms: bundle::DEFAULT_TERM_SHARD_BYTES, dense_graph: true }
     }
 }
 
@@ -205,7 +209,11 @@ pub fn build_bundle(
         text_shard_bytes: shards.text,
         term_shard_bytes: shards.terms,
         lexical: IndexOptions::default(),
-        dense: DenseIndexConfig::default(),
+        dense: if shards.dense_graph {
+            DenseIndexConfig::default()
+        } else {
+            DenseIndexConfig { graph_threshold: usize::MAX, ..DenseIndexConfig::default() }
+        },
     })?;
     bundle::write_dir(out, &output).map_err(|e| format!("cannot write the bundle to {}: {e}", out.display()))?;
 

@@ -4,8 +4,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use lectern::bundle::{
-    load_dir, write_bundle, write_dir, BundleChunk, BundleError, BundleInput, BundleOutput, BundleReader, ChunkMeta,
-    FileEntry, Manifest, SiteInfo, MANIFEST_FILE,
+    load_dir, load_with, write_bundle, write_dir, BundleChunk, BundleError, BundleInput, BundleOutput, BundleReader,
+    ChunkMeta, Manifest, SiteInfo, FORMAT_VERSION, MANIFEST_FILE,
 };
 use lectern::dense::DenseIndexConfig;
 use lectern::lexical::IndexOptions;
@@ -17,9 +17,9 @@ const DIMS: usize = 8;
 const FINGERPRINT: &str = "sha256:0123456789abcdef0123456789abcdef";
 
 fn unit(seed: usize) -> Vec<f32> {
-    let mut v: Vec<f32> = (0..DIMS).map(|d| ((seed * 31 + d * 7) % 13) as f32 - 6.0).collect();
-    lectern::embed::normalize(&mut v);
-    v
+    let v: Vec<f32> = (0..DIMS).map(|d| ((seed * 31 + d * 7) % 13) as f32 - 6.0).collect();
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(f32::MIN_POSITIVE);
+    v.into_iter().map(|x| x / norm).collect()
 }
 
 fn chunks(n: usize) -> Vec<BundleChunk> {
@@ -55,6 +55,7 @@ fn bundle(n: usize) -> BundleOutput {
         pages: n,
         model_files: None,
         text_shard_bytes: 300,
+        term_shard_bytes: 64,
         lexical: IndexOptions::default(),
         dense: DenseIndexConfig::default(),
     })
@@ -81,7 +82,8 @@ fn round_trips_and_searches() {
     let loaded = load_dir(&dir).expect("loads");
     assert_eq!(loaded.chunks.len(), 40);
     assert_eq!(loaded.texts.len(), 40);
-    assert!(loaded.manifest.files.text.len() > 1, "text is sharded");
+    assert!(loaded.manifest.chunk_shard_count() > 1, "chunks are sharded");
+    assert!(loaded.manifest.term_shard_count() > 1, "terms are sharded");
     assert_eq!(loaded.texts[5], chunks(40)[5].text);
     assert_eq!(loaded.chunks[7], chunks(40)[7].meta);
     loaded.manifest.check_model(FINGERPRINT).expect("same model");
@@ -114,7 +116,10 @@ fn file_names_are_content_addressed() {
 fn wrong_version_or_format_is_refused() {
     let (_tmp, dir) = written(5);
     rewrite_manifest(&dir, |m| m["format_version"] = 99.into());
-    assert!(matches!(load_dir(&dir), Err(BundleError::WrongVersion { found: 99, expected: 1 })));
+    assert!(matches!(load_dir(&dir), Err(BundleError::WrongVersion { found: 99, expected: FORMAT_VERSION })));
+    // A bundle of the previous format (one lexical file) gets the same clear error.
+    rewrite_manifest(&dir, |m| m["format_version"] = 1.into());
+    assert!(matches!(load_dir(&dir), Err(BundleError::WrongVersion { found: 1, expected: FORMAT_VERSION })));
     rewrite_manifest(&dir, |m| m["format"] = "something-else".into());
     assert!(matches!(load_dir(&dir), Err(BundleError::ManifestInvalid(_))));
     std::fs::write(dir.join(MANIFEST_FILE), b"{ not json").unwrap();
@@ -133,7 +138,7 @@ fn wrong_model_is_refused() {
 #[test]
 fn missing_truncated_and_corrupt_files_are_refused() {
     let (_tmp, dir) = written(12);
-    let manifest = Manifest::parse(&std::fs::read(dir.join(MANIFEST_FILE)).unwrap()).unwrap();
+    let manifest = Manifest::parse(&std::fs::read(dir.join(MANIFEST_FILE)).unwrap()).expect("parses");
     let dense = dir.join(&manifest.files.dense.name);
     let original = std::fs::read(&dense).unwrap();
 
@@ -149,6 +154,29 @@ fn missing_truncated_and_corrupt_files_are_refused() {
     assert!(matches!(load_dir(&dir), Err(BundleError::MissingFile { .. })));
     std::fs::remove_file(dir.join(MANIFEST_FILE)).unwrap();
     assert!(matches!(load_dir(&dir), Err(BundleError::MissingFile { .. })));
+}
+
+/// The name of one shard of `kind` ("terms." or "chunks."): shards are named by catalog pages.
+fn a_shard(output: &BundleOutput, prefix: &str) -> String {
+    output.files.iter().map(|(n, _)| n.clone()).find(|n| n.starts_with(prefix)).expect("a shard")
+}
+
+#[test]
+fn missing_and_corrupt_shards_are_refused() {
+    for prefix in ["terms.", "meta.", "text.", "term-catalog.", "chunk-catalog.", "chunk-table."] {
+        let (_tmp, dir) = written(40);
+        let name = a_shard(&bundle(40), prefix);
+        let path = dir.join(&name);
+        let original = std::fs::read(&path).unwrap();
+        let mut flipped = original.clone();
+        flipped[original.len() / 2] ^= 0x20;
+        std::fs::write(&path, &flipped).unwrap();
+        assert!(matches!(load_dir(&dir), Err(BundleError::ChecksumMismatch { .. })), "{prefix}");
+        std::fs::write(&path, &original[..original.len() - 1]).unwrap();
+        assert!(matches!(load_dir(&dir), Err(BundleError::WrongSize { .. })), "{prefix}");
+        std::fs::remove_file(&path).unwrap();
+        assert!(matches!(load_dir(&dir), Err(BundleError::MissingFile { .. })), "{prefix}");
+    }
 }
 
 #[test]
@@ -172,33 +200,61 @@ fn a_failed_write_leaves_the_old_bundle_in_place() {
     assert!(load_dir(&dir).is_ok());
 }
 
-/// Applies `mutate` to one file's bytes and fixes the manifest's size and checksum for it,
-/// so the reader's parsers (not just the checksum) see the damage.
+/// Sets `bytes` and `sha256` of every entry named `name` anywhere in `value`.
+fn fix_entries(value: &mut serde_json::Value, name: &str, bytes: &[u8]) -> bool {
+    let mut changed = false;
+    match value {
+        serde_json::Value::Object(map) => {
+            if map.get("name").and_then(|n| n.as_str()) == Some(name) {
+                map.insert("bytes".into(), bytes.len().into());
+                map.insert("sha256".into(), lectern::bundle::sha256_hex(bytes).into());
+                changed = true;
+            }
+            for v in map.values_mut() {
+                changed |= fix_entries(v, name, bytes);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for v in items {
+                changed |= fix_entries(v, name, bytes);
+            }
+        }
+        _ => {}
+    }
+    changed
+}
+
+/// Applies `mutate` to one file's bytes and fixes the size and checksum recorded for it (in
+/// its catalog page, and the page's in the manifest), so the reader's parsers (not just the
+/// checksum) see the damage.
 fn load_mutated(output: &BundleOutput, file: usize, mutate: impl FnOnce(&mut Vec<u8>)) -> Result<(), BundleError> {
     let mut files = output.files.clone();
     let Some((name, bytes)) = files.get_mut(file) else { return Ok(()) };
     mutate(bytes);
-    let fixed = FileEntry::describe(name.clone(), bytes);
-    let mut manifest = output.manifest.clone();
-    for entry in [&mut manifest.files.chunks, &mut manifest.files.lexical, &mut manifest.files.dense]
-        .into_iter()
-        .chain(manifest.files.text.iter_mut().map(|t| &mut t.file))
-    {
-        if entry.name == *name {
-            *entry = fixed.clone();
+    let (name, bytes) = (name.clone(), bytes.clone());
+    let mut manifest = serde_json::to_value(&output.manifest).unwrap();
+    fix_entries(&mut manifest, &name, &bytes);
+    for (page_name, page) in files.iter_mut().filter(|(n, _)| n.contains("-catalog.")) {
+        let Ok(mut value) = serde_json::from_slice::<serde_json::Value>(page) else { continue };
+        if fix_entries(&mut value, &name, &bytes) {
+            *page = serde_json::to_vec(&value).unwrap();
+            fix_entries(&mut manifest, page_name, page);
         }
     }
-    let reader = BundleReader::new(&serde_json::to_vec(&manifest).unwrap())?;
-    let bytes_of = |name: &str| files.iter().find(|(n, _)| n == name).map(|(_, b)| b.clone()).unwrap_or_default();
-    let chunks = reader.chunks(&bytes_of(&manifest.files.chunks.name))?;
-    let lexical = reader.lexical(&bytes_of(&manifest.files.lexical.name))?;
-    let dense = reader.dense(&bytes_of(&manifest.files.dense.name))?;
-    for shard in &manifest.files.text {
-        reader.text_shard(shard, &bytes_of(&shard.file.name))?;
-    }
+    let manifest = serde_json::to_vec(&manifest).unwrap();
+    let loaded = load_with(|n: &str| {
+        if n == MANIFEST_FILE {
+            return Ok(manifest.clone());
+        }
+        files
+            .iter()
+            .find(|(f, _)| f == n)
+            .map(|(_, b)| b.clone())
+            .ok_or_else(|| BundleError::MissingFile { name: n.into(), reason: "absent".into() })
+    })?;
     // Whatever loads must also search without panicking.
-    if let Ok(mut search) = HybridSearch::new(chunks, lexical) {
-        if search.attach_dense(dense).is_ok() {
+    if let Ok(mut search) = HybridSearch::new(loaded.chunks, loaded.lexical) {
+        if search.attach_dense(loaded.dense).is_ok() {
             let _ = search.search("ros topics pid", Some(&unit(3)), &SearchOptions::default());
         }
     }
@@ -209,7 +265,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
 
     #[test]
-    fn mutated_files_never_panic(file in 0usize..8, at in any::<prop::sample::Index>(), byte in any::<u8>(), cut in any::<bool>()) {
+    fn mutated_files_never_panic(file in 0usize..40, at in any::<prop::sample::Index>(), byte in any::<u8>(), cut in any::<bool>()) {
         let output = bundle(24);
         let _ = load_mutated(&output, file, |bytes| {
             if bytes.is_empty() { return; }

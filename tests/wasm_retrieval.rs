@@ -1,6 +1,6 @@
 //! The `Retriever` facade in headless Chromium: bad input refused with stable codes, keyword
-//! search before the dense index and model arrive, and the same results as the native
-//! `lectern search` on the sample bundle. Assets come from the server scripts/test.sh runs:
+//! search before the dense index and model arrive from only the shards a question needs,
+//! and the same results as the native `lectern search` on the sample bundle. Assets come from the server scripts/test.sh runs:
 //! `bundle/` (`lectern build www/example`) and `native-search-{lexical,hybrid}.json`
 //! (`lectern search --json --k 5` for [`QUESTION`]).
 #![cfg(target_arch = "wasm32")]
@@ -60,22 +60,48 @@ impl Bundle {
         fetch_bytes(&format!("bundle/{name}")).await
     }
 
-    /// A retriever with the chunk metadata and lexical index loaded.
+    /// A retriever with the chunk table loaded (keyword search works once a question's
+    /// term shards are attached).
     async fn lexical(&self) -> Retriever {
         let mut retriever = Retriever::new(&self.manifest).unwrap_or_else(|e| panic!("{:?}", code(e)));
-        let chunks = self.file("/files/chunks/name").await;
-        let lexical = self.file("/files/lexical/name").await;
-        retriever.load_lexical(&chunks, &lexical).unwrap_or_else(|e| panic!("{:?}", code(e)));
+        let table = self.file("/files/chunk_table/name").await;
+        retriever.load_table(&table).unwrap_or_else(|e| panic!("{:?}", code(e)));
         retriever
     }
+}
 
-    async fn attach_all_text(&self, retriever: &mut Retriever) {
-        let shards = self.manifest_json["files"]["text"].as_array().expect("text shards").len();
-        for shard in 0..shards {
-            let bytes = self.file(&format!("/files/text/{shard}/name")).await;
-            retriever.attach_text(shard, &bytes).unwrap_or_else(|e| panic!("{:?}", code(e)));
+/// What the worker does: fetches and attaches what `need` names until it names nothing;
+/// returns the files fetched, by part.
+async fn attach_needed(retriever: &mut Retriever, need: impl Fn(&Retriever) -> JsValue) -> Vec<(String, String)> {
+    let mut fetched = Vec::new();
+    for _ in 0..3 {
+        let files = to_json(need(retriever));
+        let files = files.as_array().expect("a list of files");
+        if files.is_empty() {
+            return fetched;
+        }
+        for file in files {
+            let (part, name) = (file["part"].as_str().expect("part"), file["name"].as_str().expect("name"));
+            let bytes = fetch_bytes(&format!("bundle/{name}")).await;
+            let id = file["id"].as_u64().expect("id") as usize;
+            retriever.attach(part, id, &bytes).unwrap_or_else(|e| panic!("{name}: {:?}", code(e)));
+            fetched.push((part.to_string(), name.to_string()));
         }
     }
+    panic!("files still needed after three rounds")
+}
+
+async fn attach_for(retriever: &mut Retriever, question: &str, selection: Option<&str>) -> Vec<(String, String)> {
+    attach_needed(retriever, |r| {
+        r.files_for(question, selection.map(str::to_string), JsValue::UNDEFINED).expect("valid question")
+    })
+    .await
+}
+
+async fn attach_chunks(retriever: &mut Retriever, results: &Value) -> Vec<(String, String)> {
+    let indices: Vec<u32> =
+        results["hits"].as_array().expect("hits").iter().map(|h| h["index"].as_u64().expect("index") as u32).collect();
+    attach_needed(retriever, |r| r.files_for_chunks(&indices).expect("files")).await
 }
 
 #[wasm_bindgen_test]
@@ -86,7 +112,7 @@ async fn bad_input_is_refused_with_stable_codes() {
     );
     let bundle = Bundle::fetch().await;
     let newer = String::from_utf8(bundle.manifest.clone()).unwrap().replacen(
-        "\"format_version\": 1",
+        "\"format_version\": 2",
         "\"format_version\": 99",
         1,
     );
@@ -98,15 +124,23 @@ async fn bad_input_is_refused_with_stable_codes() {
         code(retriever.search(QUESTION, JsValue::UNDEFINED, None).err().unwrap()),
         ("INDEX_UNAVAILABLE".into(), Some("NOT_LOADED".into()))
     );
-    let chunks = bundle.file("/files/chunks/name").await;
-    let lexical = bundle.file("/files/lexical/name").await;
-    // Swapped, truncated and flipped files fail their size or checksum check.
-    assert_eq!(code(retriever.load_lexical(&lexical, &chunks).err().unwrap()).1.as_deref(), Some("WRONG_SIZE"));
-    let mut flipped = chunks.clone();
+    let table = bundle.file("/files/chunk_table/name").await;
+    // Truncated and flipped files fail their size or checksum check.
+    assert_eq!(code(retriever.load_table(&table[..table.len() - 1]).err().unwrap()).1.as_deref(), Some("WRONG_SIZE"));
+    let mut flipped = table.clone();
     flipped[10] ^= 1;
-    assert_eq!(code(retriever.load_lexical(&flipped, &lexical).err().unwrap()).1.as_deref(), Some("CHECKSUM_MISMATCH"));
-    retriever.load_lexical(&chunks, &lexical).expect("loads");
-    assert_eq!(code_of(retriever.load_lexical(&chunks, &lexical)), "INVALID_ARGUMENT", "loaded once only");
+    assert_eq!(code(retriever.load_table(&flipped).err().unwrap()).1.as_deref(), Some("CHECKSUM_MISMATCH"));
+    retriever.load_table(&table).expect("loads");
+    assert_eq!(code_of(retriever.load_table(&table)), "INVALID_ARGUMENT", "loaded once only");
+    // A search before its term shards are attached is refused, never ranked on part of them.
+    assert_eq!(
+        code(retriever.search("robot", JsValue::UNDEFINED, None).err().unwrap()),
+        ("INDEX_UNAVAILABLE".into(), Some("NOT_LOADED".into()))
+    );
+    let long = "é".repeat(1000);
+    for question in ["robot", QUESTION, long.as_str()] {
+        attach_for(&mut retriever, question, None).await;
+    }
 
     let search = |q: &str, o: JsValue| retriever.search(q, o, None);
     assert_eq!(code_of(search("", JsValue::UNDEFINED)), "EMPTY_QUESTION");
@@ -128,13 +162,22 @@ async fn bad_input_is_refused_with_stable_codes() {
     assert_eq!(code_of(selection(&"y".repeat(5001), QUESTION)), "SELECTION_TOO_LONG");
     assert_eq!(code_of(selection("a selection long enough", "")), "EMPTY_QUESTION");
 
-    assert_eq!(code_of(retriever.attach_text(999, b"[]")), "INVALID_ARGUMENT");
+    assert_eq!(code_of(retriever.attach("text", 999_999, b"[]")), "INVALID_ARGUMENT");
+    assert_eq!(code_of(retriever.attach("everything", 0, b"[]")), "INVALID_ARGUMENT");
     assert_eq!(
-        code(retriever.attach_text(0, b"[]").err().unwrap()),
+        code(retriever.attach("text", 0, b"[]").err().unwrap()),
+        ("TEXT_UNAVAILABLE".into(), Some("NOT_LOADED".into())),
+        "a shard before its catalog page"
+    );
+    let page = bundle.file("/files/chunks/0/name").await;
+    retriever.attach("chunkPage", 0, &page).expect("page");
+    assert_eq!(
+        code(retriever.attach("text", 0, b"[]").err().unwrap()),
         ("TEXT_UNAVAILABLE".into(), Some("WRONG_SIZE".into()))
     );
     assert_eq!(code(retriever.text(0).err().unwrap()), ("TEXT_UNAVAILABLE".into(), Some("NOT_LOADED".into())));
-    assert_eq!(code_of(retriever.text(100_000)), "INVALID_ARGUMENT");
+    assert_eq!(code_of(retriever.text(100_000)), "TEXT_UNAVAILABLE");
+    assert_eq!(code_of(retriever.attach("terms", 999_999, b"LXSH")), "INVALID_ARGUMENT", "no such term shard");
     assert_eq!(code_of(retriever.attach_dense(b"nope")), "INDEX_UNAVAILABLE");
 
     let onnx = bundle.file("/model/onnx/name").await;
@@ -173,32 +216,41 @@ async fn searches_by_keywords_before_the_dense_index_and_model() {
     let bundle = Bundle::fetch().await;
     let mut retriever = bundle.lexical().await;
     assert!(retriever.lexical_ready() && !retriever.dense_ready());
+    // The question's terms name a few term shards (through their catalog pages), never all.
+    let fetched = attach_for(&mut retriever, QUESTION, None).await;
+    let terms = fetched.iter().filter(|(part, _)| part == "terms").count();
+    let all_terms: u64 = bundle.manifest_json["files"]["terms"]
+        .as_array()
+        .expect("term pages")
+        .iter()
+        .map(|p| p["shards"].as_u64().expect("count"))
+        .sum();
+    console_log!("{QUESTION}: {terms} of {all_terms} term shards, {} files in all", fetched.len());
+    assert!(terms >= 1 && (terms as u64) < all_terms, "{fetched:?}");
+    assert!(fetched.iter().all(|(part, _)| part == "terms" || part == "termPage"));
+    assert!(attach_for(&mut retriever, QUESTION, None).await.is_empty(), "nothing is fetched twice");
     let results = to_json(retriever.search(QUESTION, JsValue::UNDEFINED, None).expect("searches"));
     assert_eq!(results["mode"], "global");
     assert_eq!(results["mode_used"], "lexical");
     let hits = results["hits"].as_array().expect("hits");
     assert_eq!(hits.len(), 3);
-    assert!(hits.iter().all(|h| h["text"].is_null() && h["dense"].is_null()));
-    let missing: Vec<usize> = serde_json::from_value(results["missing_shards"].clone()).unwrap();
-    assert!(!missing.is_empty());
-    for hit in hits {
-        assert!(missing.contains(&(hit["shard"].as_u64().unwrap() as usize)));
-        assert!(hit["chunk"]["url"].as_str().unwrap().starts_with("/docs/"));
-    }
-    // Attaching only the shards the hits need is enough to read their texts.
-    for &shard in &missing {
-        let bytes = bundle.file(&format!("/files/text/{shard}/name")).await;
-        retriever.attach_text(shard, &bytes).expect("attaches");
-    }
+    assert!(hits.iter().all(|h| h["text"].is_null() && h["chunk"].is_null() && h["dense"].is_null()));
+    assert!(!results["missing"].as_array().expect("missing").is_empty());
+    // Attaching only what the hits need is enough to read their metadata and texts.
+    let fetched = attach_chunks(&mut retriever, &results).await;
+    assert!(fetched.iter().filter(|(part, _)| part == "text").count() <= 3, "{fetched:?}");
     let again = to_json(retriever.search(QUESTION, JsValue::UNDEFINED, None).expect("searches"));
-    assert_eq!(again["missing_shards"], serde_json::json!([]));
+    assert_eq!(again["missing"], serde_json::json!([]));
     for hit in again["hits"].as_array().unwrap() {
-        let index = hit["index"].as_u64().unwrap() as usize;
+        let index = hit["index"].as_u64().unwrap() as u32;
+        assert!(hit["chunk"]["url"].as_str().unwrap().starts_with("/docs/"));
         assert_eq!(hit["text"].as_str(), Some(retriever.text(index).expect("text").as_str()));
         assert_eq!(retriever.shard_of(index).expect("shard"), hit["shard"].as_u64().unwrap() as usize);
+        assert_eq!(to_json(retriever.chunk(index).expect("chunk")), hit["chunk"]);
     }
     // Selected mode: related sections for question + selection; or nothing retrieved.
     let selection = "A node discovers its peers through DDS participant announcements.";
+    attach_for(&mut retriever, "What does this mean?", Some(selection)).await;
     let related =
         to_json(retriever.search_selection(selection, "What does this mean?", JsValue::UNDEFINED, None).unwrap());
     assert_eq!(related["mode"], "selected");
@@ -214,7 +266,7 @@ async fn searches_by_keywords_before_the_dense_index_and_model() {
 async fn gives_the_native_results_on_the_sample_bundle() {
     let bundle = Bundle::fetch().await;
     let mut retriever = bundle.lexical().await;
-    bundle.attach_all_text(&mut retriever).await;
+    attach_for(&mut retriever, QUESTION, None).await;
     let onnx = bundle.file("/model/onnx/name").await;
     let tokenizer = bundle.file("/model/tokenizer/name").await;
     let fingerprint = model_fingerprint(&onnx, &tokenizer);
@@ -229,11 +281,13 @@ async fn gives_the_native_results_on_the_sample_bundle() {
 
     for mode in ["lexical", "hybrid"] {
         let native: Value = serde_json::from_slice(&fetch_bytes(&format!("native-search-{mode}.json")).await).unwrap();
-        let got = to_json(
-            retriever
-                .search(QUESTION, options(&format!(r#"{{"k": 5, "mode": "{mode}"}}"#)), Some(vector.clone()))
-                .expect("searches"),
-        );
+        let search = |r: &Retriever| {
+            let options = options(&format!(r#"{{"k": 5, "mode": "{mode}"}}"#));
+            to_json(r.search(QUESTION, options, Some(vector.clone())).expect("searches"))
+        };
+        let first = search(&retriever);
+        attach_chunks(&mut retriever, &first).await;
+        let got = search(&retriever);
         assert_eq!(got["mode_used"], native["mode_used"], "{mode}");
         assert_eq!(got["confidence"], native["confidence"], "{mode}");
         let hits = got["hits"].as_array().unwrap();

@@ -1,5 +1,6 @@
-//! What the bundle stores per chunk (SPEC.md §2), split in two files: metadata the
-//! browser loads up front, and text it fetches per result.
+//! What the bundle stores per chunk (SPEC.md §2): metadata and text, together in chunk
+//! shards of consecutive chunks that the browser fetches per result, and the catalog pages
+//! that list those shards.
 
 use super::BundleError;
 use serde::{Deserialize, Serialize};
@@ -26,20 +27,28 @@ pub struct ChunkMeta {
     pub hash: String,
 }
 
-/// Parses the chunk metadata file.
-pub fn parse_chunk_metas(name: &str, bytes: &[u8]) -> Result<Vec<ChunkMeta>, BundleError> {
-    serde_json::from_slice(bytes).map_err(|e| BundleError::Corrupt { name: name.to_string(), reason: e.to_string() })
+/// Parses one metadata shard: the metadata of its consecutive chunks, in order.
+pub fn parse_meta_shard(name: &str, bytes: &[u8], expected: usize) -> Result<Vec<ChunkMeta>, BundleError> {
+    parse_list(name, bytes, expected)
 }
 
 /// Parses one text shard: the texts of its consecutive chunks, in order.
 pub fn parse_text_shard(name: &str, bytes: &[u8], expected: usize) -> Result<Vec<String>, BundleError> {
-    let texts: Vec<String> = serde_json::from_slice(bytes)
+    parse_list(name, bytes, expected)
+}
+
+fn parse_list<T: serde::de::DeserializeOwned>(
+    name: &str,
+    bytes: &[u8],
+    expected: usize,
+) -> Result<Vec<T>, BundleError> {
+    let items: Vec<T> = serde_json::from_slice(bytes)
         .map_err(|e| BundleError::Corrupt { name: name.to_string(), reason: e.to_string() })?;
-    if texts.len() != expected {
+    if items.len() != expected {
         return Err(BundleError::Corrupt {
             name: name.to_string(),
-            reason: format!("holds {} texts, the manifest says {expected}", texts.len()),
+            reason: format!("holds {} chunks, the catalog says {expected}", items.len()),
         });
     }
-    Ok(texts)
+    Ok(items)
 }

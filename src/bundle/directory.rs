@@ -16,21 +16,48 @@ pub struct LoadedBundle {
     pub texts: Vec<String>,
 }
 
-/// Reads and verifies every file of the bundle in `dir`.
+/// Reads and verifies every file of the bundle in `dir`: all shards, assembled into the
+/// whole lexical index and every chunk's metadata and text.
 pub fn load_dir(dir: &Path) -> Result<LoadedBundle, BundleError> {
-    let read = |name: &str| {
+    load_with(|name: &str| {
         std::fs::read(dir.join(name))
             .map_err(|e| BundleError::MissingFile { name: dir.join(name).display().to_string(), reason: e.to_string() })
-    };
+    })
+}
+
+/// As [`load_dir`], reading each file (by its name in the bundle) with `read`.
+pub fn load_with(read: impl Fn(&str) -> Result<Vec<u8>, BundleError>) -> Result<LoadedBundle, BundleError> {
     let reader = BundleReader::new(&read(MANIFEST_FILE)?)?;
     let files = &reader.manifest().files;
-    let chunks = reader.chunks(&read(&files.chunks.name)?)?;
-    let lexical = reader.lexical(&read(&files.lexical.name)?)?;
-    let dense = reader.dense(&read(&files.dense.name)?)?;
-    let mut texts = Vec::with_capacity(chunks.len());
-    for shard in &files.text {
-        texts.extend(reader.text_shard(shard, &read(&shard.file.name)?)?);
+    reader.chunk_table(&read(&files.chunk_table.name)?)?;
+    let mut lexical = reader.empty_lexical()?;
+    let mut term_shards = Vec::new();
+    for page in 0..files.terms.len() {
+        term_shards.extend(reader.term_page(page, &read(&files.terms[page].file.name)?)?);
     }
+    for (i, shard) in term_shards.iter().enumerate() {
+        let next = term_shards.get(i + 1).map(|s| s.first_term.as_str());
+        let terms = reader.term_shard(shard, next, &read(&shard.file.name)?)?;
+        lexical
+            .attach_terms(terms)
+            .map_err(|e| BundleError::Corrupt { name: shard.file.name.clone(), reason: e.to_string() })?;
+    }
+    let stats = lexical.stats();
+    if stats != files.lexical || lexical.known_length_total() != stats.total_length {
+        return Err(BundleError::Inconsistent(format!(
+            "the term shards hold {} terms and {} postings, the manifest says {} and {}",
+            stats.term_count, stats.posting_count, files.lexical.term_count, files.lexical.posting_count
+        )));
+    }
+    let mut chunks = Vec::with_capacity(reader.manifest().counts.chunks);
+    let mut texts = Vec::with_capacity(chunks.capacity());
+    for page in 0..files.chunks.len() {
+        for shard in reader.chunk_page(page, &read(&files.chunks[page].file.name)?)? {
+            chunks.extend(reader.meta_shard(&shard, &read(&shard.meta.name)?)?);
+            texts.extend(reader.text_shard(&shard, &read(&shard.text.name)?)?);
+        }
+    }
+    let dense = reader.dense(&read(&files.dense.name)?)?;
     Ok(LoadedBundle { manifest: reader.manifest().clone(), chunks, lexical, dense, texts })
 }
 

@@ -1,12 +1,17 @@
 //! `manifest.json`: the one file of a bundle with a fixed name. It says which format and
-//! model the index was built with, and names every other file with its size and sha256.
+//! model the index was built with, and names every other file with its size and sha256 —
+//! the sharded parts (term shards, chunk shards) through catalog pages, each of which the
+//! manifest checksums, so a 10,000-page site's manifest stays a few kilobytes.
 
 use super::checksum::sha256_hex;
 use super::BundleError;
+use crate::lexical::LexicalStats;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever a reader of the previous version could misread a new bundle.
-pub const FORMAT_VERSION: u32 = 1;
+/// Version 2: the lexical index split into term shards and the chunk metadata into chunk
+/// shards (with the text), both listed by catalog pages.
+pub const FORMAT_VERSION: u32 = 2;
 pub const FORMAT_NAME: &str = "lectern-index";
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -50,14 +55,18 @@ pub struct Counts {
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Files {
-    /// Chunk metadata without text (`ChunkMeta` list, JSON).
-    pub chunks: FileEntry,
-    /// BM25 postings (`lexical::LexicalIndex` bytes).
-    pub lexical: FileEntry,
+    /// What ranking needs to know of every chunk (module, version, identical copies), in
+    /// runs: small, loaded with the manifest (`ChunkTable`, JSON).
+    pub chunk_table: FileEntry,
+    /// The site-wide BM25 numbers; the postings are in the term shards.
+    pub lexical: LexicalStats,
+    /// Catalog pages of the term shards (`lexical::shards`), in term order.
+    pub terms: Vec<TermPageEntry>,
+    /// Catalog pages of the chunk shards (metadata and text of consecutive chunks), in
+    /// chunk order: fetched per result.
+    pub chunks: Vec<ChunkPageEntry>,
     /// int8 vectors and HNSW graph (`dense::DenseIndex` bytes).
     pub dense: FileEntry,
-    /// Chunk text in shards of consecutive chunks, fetched per result.
-    pub text: Vec<TextShardEntry>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -67,11 +76,45 @@ pub struct FileEntry {
     pub sha256: String,
 }
 
+/// A chunk shard (a catalog page's entry): `count` consecutive chunks from `first_chunk`,
+/// their metadata in one file and their text in another, so a result whose text cannot be
+/// fetched is still shown with its link.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct TextShardEntry {
+pub struct ChunkShardEntry {
+    pub meta: FileEntry,
+    pub text: FileEntry,
+    /// Index of the first chunk in the shard; the shard holds `count` consecutive chunks.
+    pub first_chunk: usize,
+    pub count: usize,
+}
+
+/// A term shard: the terms from `first_term` to the next shard's first term.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TermShardEntry {
     #[serde(flatten)]
     pub file: FileEntry,
-    /// Index of the first chunk in the shard; the shard holds `count` consecutive chunks.
+    pub first_term: String,
+}
+
+/// A catalog page listing term shards `first_shard..first_shard + shards`; `first_term`
+/// is its first shard's.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TermPageEntry {
+    #[serde(flatten)]
+    pub file: FileEntry,
+    pub first_shard: usize,
+    pub shards: usize,
+    pub first_term: String,
+}
+
+/// A catalog page listing chunk shards `first_shard..first_shard + shards`, which hold
+/// chunks `first_chunk..first_chunk + count`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ChunkPageEntry {
+    #[serde(flatten)]
+    pub file: FileEntry,
+    pub first_shard: usize,
+    pub shards: usize,
     pub first_chunk: usize,
     pub count: usize,
 }
@@ -131,42 +174,86 @@ impl Manifest {
         Ok(())
     }
 
-    /// Every file the manifest names, model files included.
+    /// Every file the manifest names itself, model files included (the shards are named by
+    /// the catalog pages among these).
     pub fn all_files(&self) -> Vec<&FileEntry> {
-        let mut files = vec![&self.files.chunks, &self.files.lexical, &self.files.dense];
-        files.extend(self.files.text.iter().map(|t| &t.file));
+        let mut files = vec![&self.files.chunk_table, &self.files.dense];
+        files.extend(self.files.terms.iter().map(|p| &p.file));
+        files.extend(self.files.chunks.iter().map(|p| &p.file));
         files.extend(self.model.onnx.iter().chain(self.model.tokenizer.iter()));
         files
     }
 
-    /// The text shard holding chunk `index`.
-    pub fn text_shard_of(&self, index: usize) -> Option<&TextShardEntry> {
-        self.files.text.iter().find(|s| index >= s.first_chunk && index < s.first_chunk + s.count)
+    /// Term shards in all.
+    pub fn term_shard_count(&self) -> usize {
+        self.files.terms.last().map_or(0, |p| p.first_shard + p.shards)
+    }
+
+    /// Chunk shards in all.
+    pub fn chunk_shard_count(&self) -> usize {
+        self.files.chunks.last().map_or(0, |p| p.first_shard + p.shards)
+    }
+
+    /// The catalog page (index in `files.terms`) whose range holds `term`.
+    pub fn term_page_of(&self, term: &str) -> usize {
+        self.files.terms.partition_point(|p| p.first_term.as_str() <= term).saturating_sub(1)
+    }
+
+    /// The catalog page (index in `files.chunks`) that lists the shard of chunk `index`.
+    pub fn chunk_page_of(&self, index: usize) -> Option<usize> {
+        let page = self.files.chunks.partition_point(|p| p.first_chunk <= index).checked_sub(1)?;
+        let entry = self.files.chunks.get(page)?;
+        (index < entry.first_chunk + entry.count).then_some(page)
     }
 
     fn check_consistency(&self) -> Result<(), BundleError> {
-        let mut next = 0;
-        for shard in &self.files.text {
-            if shard.first_chunk != next || shard.count == 0 {
-                return Err(BundleError::Inconsistent(format!(
-                    "text shard {} starts at chunk {} (expected {next})",
-                    shard.file.name, shard.first_chunk
-                )));
+        let inconsistent = |m: String| Err(BundleError::Inconsistent(m));
+        let (mut next_chunk, mut next_shard) = (0, 0);
+        for page in &self.files.chunks {
+            if page.first_chunk != next_chunk || page.count == 0 || page.first_shard != next_shard || page.shards == 0 {
+                return inconsistent(format!(
+                    "chunk catalog page {} starts at chunk {} and shard {} (expected {next_chunk} and {next_shard})",
+                    page.file.name, page.first_chunk, page.first_shard
+                ));
             }
-            next += shard.count;
+            next_chunk += page.count;
+            next_shard += page.shards;
         }
-        if next != self.counts.chunks {
-            return Err(BundleError::Inconsistent(format!(
-                "text shards hold {next} chunks, the manifest counts {}",
+        if next_chunk != self.counts.chunks {
+            return inconsistent(format!(
+                "chunk shards hold {next_chunk} chunks, the manifest counts {}",
                 self.counts.chunks
-            )));
+            ));
+        }
+        if self.files.lexical.doc_count as usize != self.counts.chunks {
+            return inconsistent(format!(
+                "the lexical index counts {} documents, the manifest {} chunks",
+                self.files.lexical.doc_count, self.counts.chunks
+            ));
+        }
+        let mut next_shard = 0;
+        let mut previous: Option<&str> = None;
+        for page in &self.files.terms {
+            if page.first_shard != next_shard
+                || page.shards == 0
+                || previous.is_some_and(|p| p >= page.first_term.as_str())
+            {
+                return inconsistent(format!("term catalog page {} is out of order", page.file.name));
+            }
+            next_shard += page.shards;
+            previous = Some(&page.first_term);
         }
         for file in self.all_files() {
-            // Names are relative file names inside the bundle folder, nothing else.
-            if file.name.is_empty() || file.name.contains(['/', '\\']) || file.name.starts_with('.') {
-                return Err(BundleError::Inconsistent(format!("file name {:?} is not a plain file name", file.name)));
-            }
+            check_name(&file.name)?;
         }
         Ok(())
     }
+}
+
+/// Names are relative file names inside the bundle folder, nothing else.
+pub(super) fn check_name(name: &str) -> Result<(), BundleError> {
+    if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+        return Err(BundleError::Inconsistent(format!("file name {name:?} is not a plain file name")));
+    }
+    Ok(())
 }

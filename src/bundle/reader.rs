@@ -1,11 +1,12 @@
 //! Reads a bundle from bytes, the same way natively and in the browser: every file is
-//! checked against the manifest (size, sha256) before it is parsed, and every failure is a
-//! typed error, never a panic.
+//! checked against the manifest or its catalog page (size, sha256) before it is parsed, and
+//! every failure is a typed error, never a panic.
 
-use super::chunk::{parse_chunk_metas, parse_text_shard};
-use super::{BundleError, ChunkMeta, FileEntry, Manifest, TextShardEntry};
+use super::chunk::{parse_meta_shard, parse_text_shard};
+use super::manifest::check_name;
+use super::{BundleError, ChunkMeta, ChunkShardEntry, ChunkTable, FileEntry, Manifest, TermShardEntry};
 use crate::dense::DenseIndex;
-use crate::lexical::LexicalIndex;
+use crate::lexical::{parse_term_shard, LexicalIndex, ShardTerm};
 
 pub struct BundleReader {
     manifest: Manifest,
@@ -20,27 +21,92 @@ impl BundleReader {
         &self.manifest
     }
 
-    pub fn chunks(&self, bytes: &[u8]) -> Result<Vec<ChunkMeta>, BundleError> {
-        let entry = &self.manifest.files.chunks;
+    pub fn chunk_table(&self, bytes: &[u8]) -> Result<ChunkTable, BundleError> {
+        let entry = &self.manifest.files.chunk_table;
         entry.verify(bytes)?;
-        let chunks = parse_chunk_metas(&entry.name, bytes)?;
-        self.expect_count(entry, chunks.len())?;
-        Ok(chunks)
+        ChunkTable::parse(&entry.name, bytes, self.manifest.counts.chunks)
     }
 
-    pub fn lexical(&self, bytes: &[u8]) -> Result<LexicalIndex, BundleError> {
-        let entry = &self.manifest.files.lexical;
-        entry.verify(bytes)?;
-        let index = LexicalIndex::from_bytes(bytes).map_err(|e| corrupt(entry, e))?;
-        self.expect_count(entry, index.doc_count() as usize)?;
-        Ok(index)
+    /// A lexical index with the site's numbers and no term yet (see `lexical::shards`).
+    pub fn empty_lexical(&self) -> Result<LexicalIndex, BundleError> {
+        LexicalIndex::from_stats(&self.manifest.files.lexical)
+            .map_err(|e| BundleError::Corrupt { name: super::MANIFEST_FILE.into(), reason: e.to_string() })
+    }
+
+    /// Catalog page `page` of the term shards: the shards it lists, checked against the
+    /// manifest's description of the page.
+    pub fn term_page(&self, page: usize, bytes: &[u8]) -> Result<Vec<TermShardEntry>, BundleError> {
+        let entry = self.manifest.files.terms.get(page).ok_or_else(|| no_such("term catalog page", page))?;
+        entry.file.verify(bytes)?;
+        let shards: Vec<TermShardEntry> = parse_json(&entry.file, bytes)?;
+        let next_page = self.manifest.files.terms.get(page + 1).map(|p| p.first_term.as_str());
+        let in_order = shards.windows(2).all(|w| w[0].first_term < w[1].first_term);
+        let first_ok = shards.first().is_some_and(|s| s.first_term == entry.first_term);
+        let last_ok = shards.last().is_some_and(|s| next_page.is_none_or(|next| s.first_term.as_str() < next));
+        if shards.len() != entry.shards || !in_order || !first_ok || !last_ok {
+            return Err(corrupt(&entry.file, "its shards do not match the manifest's range"));
+        }
+        for shard in &shards {
+            check_name(&shard.file.name)?;
+        }
+        Ok(shards)
+    }
+
+    /// The terms of one term shard. `next_first` is the first term of the shard after it
+    /// (the end of its range; `None` for the last shard).
+    pub fn term_shard(
+        &self,
+        entry: &TermShardEntry,
+        next_first: Option<&str>,
+        bytes: &[u8],
+    ) -> Result<Vec<ShardTerm>, BundleError> {
+        entry.file.verify(bytes)?;
+        parse_term_shard(bytes, self.manifest.files.lexical.doc_count, &entry.first_term, next_first)
+            .map_err(|e| corrupt(&entry.file, e))
+    }
+
+    /// Catalog page `page` of the chunk shards.
+    pub fn chunk_page(&self, page: usize, bytes: &[u8]) -> Result<Vec<ChunkShardEntry>, BundleError> {
+        let entry = self.manifest.files.chunks.get(page).ok_or_else(|| no_such("chunk catalog page", page))?;
+        entry.file.verify(bytes)?;
+        let shards: Vec<ChunkShardEntry> = parse_json(&entry.file, bytes)?;
+        let mut next = entry.first_chunk;
+        for shard in &shards {
+            check_name(&shard.meta.name)?;
+            check_name(&shard.text.name)?;
+            if shard.first_chunk != next || shard.count == 0 {
+                return Err(corrupt(&entry.file, format!("shard {} does not start at chunk {next}", shard.meta.name)));
+            }
+            next += shard.count;
+        }
+        if shards.len() != entry.shards || next != entry.first_chunk + entry.count {
+            return Err(corrupt(&entry.file, "its shards do not match the manifest's range"));
+        }
+        Ok(shards)
+    }
+
+    /// The metadata of one chunk shard's chunks.
+    pub fn meta_shard(&self, shard: &ChunkShardEntry, bytes: &[u8]) -> Result<Vec<ChunkMeta>, BundleError> {
+        shard.meta.verify(bytes)?;
+        parse_meta_shard(&shard.meta.name, bytes, shard.count)
+    }
+
+    /// The texts of one chunk shard's chunks.
+    pub fn text_shard(&self, shard: &ChunkShardEntry, bytes: &[u8]) -> Result<Vec<String>, BundleError> {
+        shard.text.verify(bytes)?;
+        parse_text_shard(&shard.text.name, bytes, shard.count)
     }
 
     pub fn dense(&self, bytes: &[u8]) -> Result<DenseIndex, BundleError> {
         let entry = &self.manifest.files.dense;
         entry.verify(bytes)?;
         let index = DenseIndex::from_bytes(bytes).map_err(|e| corrupt(entry, e))?;
-        self.expect_count(entry, index.item_count())?;
+        if index.item_count() != self.manifest.counts.chunks {
+            return Err(corrupt(
+                entry,
+                format!("holds {} chunks, the manifest says {}", index.item_count(), self.manifest.counts.chunks),
+            ));
+        }
         if index.dims() != self.manifest.model.dims {
             return Err(corrupt(
                 entry,
@@ -49,21 +115,14 @@ impl BundleReader {
         }
         Ok(index)
     }
+}
 
-    pub fn text_shard(&self, shard: &TextShardEntry, bytes: &[u8]) -> Result<Vec<String>, BundleError> {
-        shard.file.verify(bytes)?;
-        parse_text_shard(&shard.file.name, bytes, shard.count)
-    }
+fn parse_json<T: serde::de::DeserializeOwned>(entry: &FileEntry, bytes: &[u8]) -> Result<T, BundleError> {
+    serde_json::from_slice(bytes).map_err(|e| corrupt(entry, e))
+}
 
-    fn expect_count(&self, entry: &FileEntry, count: usize) -> Result<(), BundleError> {
-        if count != self.manifest.counts.chunks {
-            return Err(corrupt(
-                entry,
-                format!("holds {count} chunks, the manifest says {}", self.manifest.counts.chunks),
-            ));
-        }
-        Ok(())
-    }
+fn no_such(what: &str, index: usize) -> BundleError {
+    BundleError::Inconsistent(format!("there is no {what} {index}"))
 }
 
 fn corrupt(entry: &FileEntry, reason: impl std::fmt::Display) -> BundleError {

@@ -2,8 +2,11 @@
 //! atomically).
 
 use super::checksum::content_addressed_name;
-use super::manifest::{Counts, FileEntry, Files, Manifest, ModelInfo, SiteInfo, TextShardEntry};
-use super::{BundleError, ChunkMeta, FORMAT_NAME, FORMAT_VERSION};
+use super::manifest::{
+    ChunkPageEntry, ChunkShardEntry, Counts, FileEntry, Files, Manifest, ModelInfo, SiteInfo, TermPageEntry,
+    TermShardEntry,
+};
+use super::{BundleError, ChunkMeta, ChunkTable, FORMAT_NAME, FORMAT_VERSION};
 use crate::dense::{DenseIndex, DenseIndexConfig};
 use crate::lexical::{Document, IndexOptions, LexicalError, LexicalIndex};
 
@@ -28,11 +31,19 @@ pub struct BundleInput<'a> {
     pub site: SiteInfo,
     pub pages: usize,
     pub model_files: Option<ModelFileBytes<'a>>,
-    /// Target size of a text shard in bytes (a shard holds whole chunks).
+    /// Target size of a chunk shard's text in bytes (a shard holds whole chunks).
     pub text_shard_bytes: usize,
+    /// Target size of a term shard in bytes (a shard holds whole posting lists).
+    pub term_shard_bytes: usize,
     pub lexical: IndexOptions,
     pub dense: DenseIndexConfig,
 }
+
+/// Default target size of a term shard: a question's few terms fetch a few kilobytes each.
+pub const DEFAULT_TERM_SHARD_BYTES: usize = 4 * 1024;
+/// Shards listed per catalog page: pages small enough to fetch per query, few enough that
+/// the manifest stays small (about sqrt of the balance on a 50,000-chunk site).
+pub const CATALOG_PAGE_SHARDS: usize = 32;
 
 /// The manifest and every file, by name.
 pub struct BundleOutput {
@@ -68,12 +79,26 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
     };
     let inconsistent = |e: String| BundleError::Inconsistent(e);
 
-    let metas: Vec<&ChunkMeta> = input.chunks.iter().map(|c| &c.meta).collect();
-    let chunks_file = add("chunks", "json", serde_json::to_vec(&metas).map_err(|e| inconsistent(e.to_string()))?);
+    let metas: Vec<ChunkMeta> = input.chunks.iter().map(|c| c.meta.clone()).collect();
+    let chunk_table = add("chunk-table", "json", ChunkTable::from_metas(&metas).to_json());
 
     let sections = input.chunks.iter().map(|c| (c.meta.heading_path.as_slice(), c.text.as_str()));
     let lexical = lexical_index(sections, input.lexical).map_err(|e| inconsistent(e.to_string()))?;
-    let lexical_file = add("lexical", "bin", lexical.to_bytes());
+    let term_shards: Vec<TermShardEntry> = lexical
+        .to_term_shards(input.term_shard_bytes)
+        .into_iter()
+        .map(|shard| TermShardEntry { file: add("terms", "bin", shard.bytes), first_term: shard.first_term })
+        .collect();
+    let mut terms = Vec::new();
+    for (page, shards) in term_shards.chunks(CATALOG_PAGE_SHARDS).enumerate() {
+        let bytes = serde_json::to_vec(shards).map_err(|e| inconsistent(e.to_string()))?;
+        terms.push(TermPageEntry {
+            file: add("term-catalog", "json", bytes),
+            first_shard: page * CATALOG_PAGE_SHARDS,
+            shards: shards.len(),
+            first_term: shards.first().map(|s| s.first_term.clone()).unwrap_or_default(),
+        });
+    }
 
     let vectors: Vec<Vec<&[f32]>> =
         input.chunks.iter().map(|c| c.vectors.iter().map(Vec::as_slice).collect()).collect();
@@ -86,7 +111,7 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
     let dense = DenseIndex::from_item_embeddings(&vectors, &input.dense).map_err(|e| inconsistent(e.to_string()))?;
     let dense_file = add("dense", "bin", dense.to_bytes());
 
-    let mut text = Vec::new();
+    let mut chunk_shards = Vec::new();
     let mut first = 0;
     while first < input.chunks.len() {
         let mut end = first;
@@ -97,10 +122,30 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
             size += input.chunks[end].text.len();
             end += 1;
         }
-        let texts: Vec<&str> = input.chunks[first..end].iter().map(|c| c.text.as_str()).collect();
-        let bytes = serde_json::to_vec(&texts).map_err(|e| inconsistent(e.to_string()))?;
-        text.push(TextShardEntry { file: add("text", "json", bytes), first_chunk: first, count: end - first });
+        let range = &input.chunks[first..end];
+        let metas: Vec<&ChunkMeta> = range.iter().map(|c| &c.meta).collect();
+        let texts: Vec<&str> = range.iter().map(|c| c.text.as_str()).collect();
+        let meta = serde_json::to_vec(&metas).map_err(|e| inconsistent(e.to_string()))?;
+        let text = serde_json::to_vec(&texts).map_err(|e| inconsistent(e.to_string()))?;
+        chunk_shards.push(ChunkShardEntry {
+            meta: add("meta", "json", meta),
+            text: add("text", "json", text),
+            first_chunk: first,
+            count: end - first,
+        });
         first = end;
+    }
+    let mut chunks = Vec::new();
+    for (page, shards) in chunk_shards.chunks(CATALOG_PAGE_SHARDS).enumerate() {
+        let bytes = serde_json::to_vec(shards).map_err(|e| inconsistent(e.to_string()))?;
+        let first_chunk = shards.first().map_or(0, |s| s.first_chunk);
+        chunks.push(ChunkPageEntry {
+            file: add("chunk-catalog", "json", bytes),
+            first_shard: page * CATALOG_PAGE_SHARDS,
+            shards: shards.len(),
+            first_chunk,
+            count: shards.iter().map(|s| s.count).sum(),
+        });
     }
 
     let (onnx, tokenizer) = match &input.model_files {
@@ -121,7 +166,7 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
             chunks: input.chunks.len(),
             characters: input.chunks.iter().map(|c| c.text.chars().count()).sum(),
         },
-        files: Files { chunks: chunks_file, lexical: lexical_file, dense: dense_file, text },
+        files: Files { chunk_table, lexical: lexical.stats(), terms, chunks, dense: dense_file },
     };
     Ok(BundleOutput { manifest, files })
 }

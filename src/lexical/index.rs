@@ -67,6 +67,10 @@ pub struct LexicalIndex {
     pub(super) postings: Vec<u8>,
     pub(super) posting_ends: Vec<usize>,
     pub(super) posting_count: u64,
+    /// Sum of `doc_lengths` over the whole site. Kept apart because an index assembled from
+    /// term shards knows the lengths of only the documents its postings name, while the
+    /// average length BM25 divides by is the site's.
+    pub(super) length_total: u64,
     /// `k1 · (1 - b + b · |d| / avgdl)` per document, derived from the above.
     length_norms: Vec<f32>,
 }
@@ -151,8 +155,10 @@ impl LexicalIndex {
             postings: Vec::new(),
             posting_ends: Vec::with_capacity(terms.len()),
             posting_count: 0,
+            length_total: 0,
             length_norms: Vec::new(),
         };
+        index.length_total = index.doc_lengths.iter().map(|&len| u64::from(len)).sum();
         for (term, list) in &terms {
             index.term_text.push_str(term);
             index.term_ends.push(index.term_text.len());
@@ -194,14 +200,16 @@ impl LexicalIndex {
             postings,
             posting_ends,
             posting_count,
+            length_total: 0,
             length_norms: Vec::new(),
         };
+        index.length_total = index.doc_lengths.iter().map(|&len| u64::from(len)).sum();
         index.refresh_length_norms();
         index
     }
 
-    fn refresh_length_norms(&mut self) {
-        let total: u64 = self.doc_lengths.iter().map(|&len| u64::from(len)).sum();
+    pub(super) fn refresh_length_norms(&mut self) {
+        let total = self.length_total;
         let avg = if self.doc_lengths.is_empty() { 0.0 } else { total as f64 / self.doc_lengths.len() as f64 };
         let params = self.params;
         self.length_norms = self.doc_lengths.iter().map(|&len| params.length_norm(len, avg as f32)).collect();
@@ -244,7 +252,7 @@ impl LexicalIndex {
         self.term_text.get(start..end).unwrap_or("")
     }
 
-    fn term_id(&self, term: &str) -> Option<usize> {
+    pub(super) fn term_id(&self, term: &str) -> Option<usize> {
         let (mut low, mut high) = (0, self.term_count());
         while low < high {
             let mid = low + (high - low) / 2;

@@ -4,7 +4,7 @@
 use super::confidence::{Confidence, ConfidenceRule, Signals};
 use super::fusion::{reciprocal_rank_fusion, RankedList};
 use super::SearchError;
-use crate::bundle::ChunkMeta;
+use crate::bundle::{ChunkMeta, ChunkTable};
 use crate::dense::DenseIndex;
 use crate::lexical::{normalize_score, LexicalIndex};
 use serde::{Deserialize, Serialize};
@@ -109,35 +109,58 @@ pub struct SearchResults {
 /// Searches one bundle's chunks. Dense search is optional so the browser can answer
 /// lexically while the model is still downloading.
 pub struct HybridSearch {
+    /// Every chunk's metadata when it is all loaded (natively); empty in the browser, which
+    /// fetches the metadata of the results only.
     chunks: Vec<ChunkMeta>,
+    /// What ranking needs of every chunk: module, version, and identical sections (a page
+    /// repeated unchanged in several doc versions).
+    table: ChunkTable,
     lexical: LexicalIndex,
     dense: Option<DenseIndex>,
-    /// Identical sections (a page repeated unchanged in several doc versions): each chunk's
-    /// first copy, by content hash, and the most copies any chunk has.
-    first_copy: Vec<u32>,
-    max_copies: usize,
 }
 
 impl HybridSearch {
     pub fn new(chunks: Vec<ChunkMeta>, lexical: LexicalIndex) -> Result<Self, SearchError> {
-        if lexical.doc_count() as usize != chunks.len() {
+        let table = ChunkTable::from_metas(&chunks);
+        let mut search = Self::from_table(table, lexical)?;
+        search.chunks = chunks;
+        Ok(search)
+    }
+
+    /// Search over the chunk table alone: results name chunk indexes, whose metadata the
+    /// caller fetches (the browser's sharded bundle).
+    pub fn from_table(table: ChunkTable, lexical: LexicalIndex) -> Result<Self, SearchError> {
+        if lexical.doc_count() as usize != table.chunks {
             return Err(SearchError::Inconsistent(format!(
                 "lexical index has {} documents for {} chunks",
                 lexical.doc_count(),
-                chunks.len()
+                table.chunks
             )));
         }
-        let (first_copy, max_copies) = first_copies(&chunks);
-        Ok(HybridSearch { chunks, lexical, dense: None, first_copy, max_copies })
+        Ok(HybridSearch { chunks: Vec::new(), table, lexical, dense: None })
+    }
+
+    /// The lexical index, to attach term shards to.
+    pub fn lexical_mut(&mut self) -> &mut LexicalIndex {
+        &mut self.lexical
+    }
+
+    /// Chunks in the bundle.
+    pub fn len(&self) -> usize {
+        self.table.chunks
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.table.chunks == 0
     }
 
     /// Adds the dense index (once the vectors have been fetched).
     pub fn attach_dense(&mut self, dense: DenseIndex) -> Result<(), SearchError> {
-        if dense.item_count() != self.chunks.len() {
+        if dense.item_count() != self.table.chunks {
             return Err(SearchError::Inconsistent(format!(
                 "dense index has vectors for {} chunks, the bundle has {} chunks",
                 dense.item_count(),
-                self.chunks.len()
+                self.table.chunks
             )));
         }
         self.dense = Some(dense);
@@ -148,6 +171,7 @@ impl HybridSearch {
         self.dense.is_some()
     }
 
+    /// Every chunk's metadata (empty when built `from_table`).
     pub fn chunks(&self) -> &[ChunkMeta] {
         &self.chunks
     }
@@ -181,7 +205,7 @@ impl HybridSearch {
 
         // Copies of one section count once (the reader would see the same text several
         // times): both lists ask for enough candidates to keep `candidates` distinct ones.
-        let depth = options.candidates.saturating_mul(self.max_copies).min(self.chunks.len().max(1));
+        let depth = options.candidates.saturating_mul(self.table.max_copies).min(self.table.chunks.max(1));
         let dense_hits = match dense {
             Some((index, vector)) => self.collapse(index.search_items(vector, depth, filter_ref)?, options),
             None => Vec::new(),
@@ -242,13 +266,13 @@ impl HybridSearch {
     /// Each hit as its section's first copy (unless the filters exclude that copy), once,
     /// best first, at most `options.candidates`.
     fn collapse(&self, hits: Vec<(u32, f32)>, options: &SearchOptions) -> Vec<(u32, f32)> {
-        if self.max_copies <= 1 {
+        if self.table.max_copies <= 1 {
             return hits;
         }
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::with_capacity(options.candidates);
         for (index, score) in hits {
-            let first = self.first_copy.get(index as usize).copied().unwrap_or(index);
+            let first = self.table.first_copy(index);
             let index = if first != index && self.passes_filters(first, options) { first } else { index };
             if seen.insert(index) {
                 out.push((index, score));
@@ -261,31 +285,11 @@ impl HybridSearch {
     }
 
     fn passes_filters(&self, index: u32, options: &SearchOptions) -> bool {
-        let Some(chunk) = self.chunks.get(index as usize) else { return false };
-        (options.modules.is_empty() || options.modules.contains(&chunk.module))
+        let Some(module) = self.table.module(index) else { return false };
+        (options.modules.is_empty() || options.modules.iter().any(|m| m == module))
             && (options.versions.is_empty()
-                || chunk.version.as_ref().is_some_and(|v| options.versions.iter().any(|w| w == v)))
+                || self.table.version(index).is_some_and(|v| options.versions.iter().any(|w| w == v)))
     }
-}
-
-/// For each chunk, the index of the first chunk with the same content hash (itself when it
-/// is the first, or has no hash), and the largest number of copies of one hash.
-fn first_copies(chunks: &[ChunkMeta]) -> (Vec<u32>, usize) {
-    let mut first: std::collections::HashMap<&str, (u32, usize)> = std::collections::HashMap::new();
-    let mut out = Vec::with_capacity(chunks.len());
-    let mut max_copies = 1;
-    for (i, chunk) in chunks.iter().enumerate() {
-        let i = i as u32;
-        if chunk.hash.is_empty() {
-            out.push(i);
-            continue;
-        }
-        let entry = first.entry(chunk.hash.as_str()).or_insert((i, 0));
-        entry.1 += 1;
-        max_copies = max_copies.max(entry.1);
-        out.push(entry.0);
-    }
-    (out, max_copies)
 }
 
 #[cfg(test)]

@@ -7,11 +7,15 @@ mod confidence;
 mod fusion;
 #[cfg(feature = "search")]
 mod hybrid;
+#[cfg(feature = "search")]
+mod sharded;
 
 pub use confidence::{Confidence, ConfidenceRule, Signals};
 pub use fusion::{reciprocal_rank_fusion, RankedList};
 #[cfg(feature = "search")]
 pub use hybrid::{Hit, HybridSearch, SearchMode, SearchOptions, SearchResults};
+#[cfg(feature = "search")]
+pub use sharded::{NeededFile, Part, ShardedError, ShardedSearch};
 
 #[cfg(feature = "search")]
 #[derive(Debug, thiserror::Error)]

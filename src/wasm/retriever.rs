@@ -1,25 +1,24 @@
-//! `Retriever`: one bundle, loaded in steps so the browser can answer before everything has
-//! arrived — manifest, then chunk metadata + lexical index (keyword search works), then the
-//! dense index (hybrid search, with the vectors of the embedder module), and chunk text shard
-//! by shard as results need it. The caller fetches; this only verifies, parses and searches.
+//! `Retriever`: one bundle, loaded in parts so the browser fetches only what a question
+//! needs — the manifest and chunk table at open (keyword search possible), then per question
+//! the term shards of its terms (`filesFor`), per result the chunk shard with its metadata
+//! and text (`missing` in the results), and the dense index with the model (hybrid search).
+//! The caller fetches what it is told and hands the bytes to `attach`; which files a
+//! question needs is decided here, by the tokenizer that built the index, never in JS.
 //! It lives in the small core module: the embedder (tract) is another module, in a worker of
 //! its own, so a search is two steps: `vectorQuery` names the text whose vector the search
 //! would use (none for a keyword search), and `search` takes that vector if it came.
 
 use super::convert::{from_js, to_js};
 use super::errors::{bundle_error, invalid_error, js_error, search_error, Code};
-use crate::bundle::{BundleReader, ChunkMeta};
+use crate::bundle::ChunkMeta;
 use crate::query;
-use crate::search::{Confidence, HybridSearch, SearchMode, SearchOptions};
+use crate::search::{Confidence, NeededFile, Part, SearchMode, SearchOptions, ShardedError, ShardedSearch};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 pub struct Retriever {
-    reader: BundleReader,
-    search: Option<HybridSearch>,
-    /// Chunk texts per text shard, once attached.
-    texts: Vec<Option<Vec<String>>>,
+    inner: ShardedSearch,
 }
 
 #[wasm_bindgen]
@@ -27,36 +26,69 @@ impl Retriever {
     /// Parses and checks `manifest.json` (format, version, consistency).
     #[wasm_bindgen(constructor)]
     pub fn new(manifest: &[u8]) -> Result<Retriever, JsError> {
-        let reader = BundleReader::new(manifest).map_err(|e| bundle_error(Code::IndexUnavailable, e))?;
-        let shards = reader.manifest().files.text.len();
-        Ok(Retriever { reader, search: None, texts: vec![None; shards] })
+        let inner = ShardedSearch::new(manifest).map_err(|e| bundle_error(Code::IndexUnavailable, e))?;
+        Ok(Retriever { inner })
     }
 
     /// The parsed manifest, for the file names to fetch.
     #[wasm_bindgen(unchecked_return_type = "Manifest")]
     pub fn manifest(&self) -> Result<JsValue, JsError> {
-        to_js(self.reader.manifest())
+        to_js(self.inner.manifest())
     }
 
-    /// Verifies and loads the chunk metadata and the lexical index: keyword search works
-    /// from here on.
-    #[wasm_bindgen(js_name = loadLexical)]
-    pub fn load_lexical(&mut self, chunks: &[u8], lexical: &[u8]) -> Result<(), JsError> {
-        let index_error = |e| bundle_error(Code::IndexUnavailable, e);
-        let chunks = self.reader.chunks(chunks).map_err(index_error)?;
-        let lexical = self.reader.lexical(lexical).map_err(index_error)?;
-        if self.search.is_some() {
-            return Err(js_error(Code::InvalidArgument, "the lexical index is already loaded", None));
-        }
-        self.search = Some(HybridSearch::new(chunks, lexical).map_err(search_error)?);
-        Ok(())
+    /// Verifies and loads the chunk table (`manifest.files.chunk_table`): keyword search
+    /// works from here on, once each question's term shards are attached (`filesFor`).
+    #[wasm_bindgen(js_name = loadTable)]
+    pub fn load_table(&mut self, table: &[u8]) -> Result<(), JsError> {
+        self.inner.attach_chunk_table(table).map_err(|e| sharded_error(Code::IndexUnavailable, e))
+    }
+
+    /// The files a search with these arguments still needs before it can run (catalog pages
+    /// first, then term shards: attach them, then ask again until this is empty). Refuses
+    /// what `search` / `searchSelection` would refuse.
+    #[wasm_bindgen(js_name = filesFor, unchecked_return_type = "NeededFile[]")]
+    pub fn files_for(
+        &self,
+        question: &str,
+        selection: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let question = query::question(question).map_err(invalid_error)?;
+        let selection = selection.as_deref().map(query::selection).transpose().map_err(invalid_error)?;
+        let options: JsSearchOptions = from_js(options)?;
+        options.to_core()?;
+        let files = match selection {
+            Some(_) if options.selection_only => Vec::new(),
+            Some(selection) => self.inner.files_for_query(&query::selected_mode_query(question, selection)),
+            None => self.inner.files_for_query(question),
+        };
+        to_js(&files)
+    }
+
+    /// The files still needed for the metadata and text of chunks `indices` (catalog pages
+    /// first, then chunk shards; ask again after attaching).
+    #[wasm_bindgen(js_name = filesForChunks, unchecked_return_type = "NeededFile[]")]
+    pub fn files_for_chunks(&self, indices: &[u32]) -> Result<JsValue, JsError> {
+        to_js(&self.inner.files_for_chunks(indices))
+    }
+
+    /// Verifies and attaches a file named by `filesFor`, `filesForChunks` or a search's
+    /// `missing`: `part` and `id` as given there.
+    pub fn attach(&mut self, part: &str, id: usize, bytes: &[u8]) -> Result<(), JsError> {
+        let part = Part::from_name(part)
+            .ok_or_else(|| js_error(Code::InvalidArgument, format!("no part {part:?} in an index"), None))?;
+        let code = match part {
+            Part::Meta | Part::Text | Part::ChunkPage => Code::TextUnavailable,
+            Part::TermPage | Part::Terms => Code::IndexUnavailable,
+        };
+        self.inner.attach(part, id, bytes).map_err(|e| sharded_error(code, e))
     }
 
     /// Verifies and attaches the dense index (vectors + graph).
     #[wasm_bindgen(js_name = attachDense)]
     pub fn attach_dense(&mut self, dense: &[u8]) -> Result<(), JsError> {
-        let search = self.search.as_mut().ok_or_else(not_loaded)?;
-        let dense = self.reader.dense(dense).map_err(|e| bundle_error(Code::IndexUnavailable, e))?;
+        let dense = self.inner.read_dense(dense).map_err(|e| bundle_error(Code::IndexUnavailable, e))?;
+        let search = self.inner.search_mut().ok_or_else(not_loaded)?;
         search.attach_dense(dense).map_err(search_error)
     }
 
@@ -64,19 +96,19 @@ impl Retriever {
     /// the index was built with. `MODEL_MISMATCH` if not.
     #[wasm_bindgen(js_name = checkModel)]
     pub fn check_model(&self, fingerprint: &str) -> Result<(), JsError> {
-        self.reader.manifest().check_model(fingerprint).map_err(|e| bundle_error(Code::ModelMismatch, e))
+        self.inner.manifest().check_model(fingerprint).map_err(|e| bundle_error(Code::ModelMismatch, e))
     }
 
-    /// Keyword search is possible (chunk metadata and lexical index loaded).
+    /// Keyword search is possible (the chunk table is loaded).
     #[wasm_bindgen(getter = lexicalReady)]
     pub fn lexical_ready(&self) -> bool {
-        self.search.is_some()
+        self.inner.ready()
     }
 
     /// The dense index is attached: with an embedder, semantic search is possible.
     #[wasm_bindgen(getter = denseReady)]
     pub fn dense_ready(&self) -> bool {
-        self.search.as_ref().is_some_and(HybridSearch::has_dense)
+        self.inner.search_ref().is_some_and(|s| s.has_dense())
     }
 
     /// The text whose embedding a search with these arguments would use — the question, or
@@ -93,8 +125,7 @@ impl Retriever {
         let selection = selection.as_deref().map(query::selection).transpose().map_err(invalid_error)?;
         let options: JsSearchOptions = from_js(options)?;
         let mode = options.to_core()?.mode;
-        let dense = self.search.as_ref().is_some_and(HybridSearch::has_dense);
-        if !dense || !matches!(mode, SearchMode::Hybrid | SearchMode::Dense) || options.selection_only {
+        if !self.dense_ready() || !matches!(mode, SearchMode::Hybrid | SearchMode::Dense) || options.selection_only {
             return Ok(None);
         }
         Ok(Some(match selection {
@@ -103,10 +134,11 @@ impl Retriever {
         }))
     }
 
-    /// Searches for `question` (global mode). Semantic when the dense index is attached and
-    /// `vector` (the embedding of `vectorQuery`'s text, from the embedder module) is given,
-    /// else lexical; `mode_used` says which ran. Hits whose text shard is not attached yet
-    /// have `text: null` and their shard is listed in `missing_shards`.
+    /// Searches for `question` (global mode), once `filesFor` has nothing left to fetch.
+    /// Semantic when the dense index is attached and `vector` (the embedding of
+    /// `vectorQuery`'s text, from the embedder module) is given, else lexical; `mode_used`
+    /// says which ran. Hits whose chunk shard is not attached yet have `chunk` and `text`
+    /// null, and `missing` lists the files they need.
     #[wasm_bindgen(unchecked_return_type = "SearchResults")]
     pub fn search(
         &self,
@@ -135,8 +167,7 @@ impl Retriever {
         let question = query::question(question).map_err(invalid_error)?;
         let options: JsSearchOptions = from_js(options)?;
         if options.selection_only {
-            let empty =
-                Results { question, confidence: None, mode_used: None, hits: Vec::new(), missing_shards: Vec::new() };
+            let empty = Results { question, confidence: None, mode_used: None, hits: Vec::new(), missing: Vec::new() };
             return to_js(&empty.with_mode("selected", Some(selection)));
         }
         let combined = query::selected_mode_query(question, selection);
@@ -145,37 +176,22 @@ impl Retriever {
         to_js(&results.with_mode("selected", Some(selection)))
     }
 
-    /// Verifies and attaches text shard `shard` (its index in `manifest.files.text`).
-    #[wasm_bindgen(js_name = attachText)]
-    pub fn attach_text(&mut self, shard: usize, bytes: &[u8]) -> Result<(), JsError> {
-        let entry = self
-            .reader
-            .manifest()
-            .files
-            .text
-            .get(shard)
-            .ok_or_else(|| js_error(Code::InvalidArgument, format!("no text shard {shard}"), None))?;
-        let texts = self.reader.text_shard(entry, bytes).map_err(|e| bundle_error(Code::TextUnavailable, e))?;
-        self.texts[shard] = Some(texts);
-        Ok(())
+    /// The chunk shard (index over all chunk shards) that holds chunk `chunk`, once its
+    /// catalog page is attached.
+    #[wasm_bindgen(js_name = shardOf)]
+    pub fn shard_of(&self, chunk: u32) -> Result<usize, JsError> {
+        self.inner.chunk_shard_of(chunk).ok_or_else(|| not_attached(chunk))
     }
 
-    /// The text shard (index in `manifest.files.text`) that holds chunk `chunk`.
-    #[wasm_bindgen(js_name = shardOf)]
-    pub fn shard_of(&self, chunk: usize) -> Result<usize, JsError> {
-        self.shard_index(chunk).ok_or_else(|| no_chunk(chunk))
+    /// Chunk `chunk`'s metadata; `TEXT_UNAVAILABLE` until its shard is attached.
+    #[wasm_bindgen(unchecked_return_type = "ChunkMeta")]
+    pub fn chunk(&self, chunk: u32) -> Result<JsValue, JsError> {
+        to_js(self.inner.chunk(chunk).ok_or_else(|| not_attached(chunk))?)
     }
 
     /// The text of chunk `chunk`; `TEXT_UNAVAILABLE` until its shard is attached.
-    pub fn text(&self, chunk: usize) -> Result<String, JsError> {
-        let shard = self.shard_of(chunk)?;
-        self.chunk_text(chunk, shard).map(str::to_string).ok_or_else(|| {
-            js_error(
-                Code::TextUnavailable,
-                format!("the text shard of chunk {chunk} is not loaded"),
-                Some("NOT_LOADED"),
-            )
-        })
+    pub fn text(&self, chunk: u32) -> Result<String, JsError> {
+        self.inner.text(chunk).map(str::to_string).ok_or_else(|| not_attached(chunk))
     }
 }
 
@@ -186,50 +202,36 @@ impl Retriever {
         options: &JsSearchOptions,
         vector: Option<Vec<f32>>,
     ) -> Result<Results<'a>, JsError> {
-        let search = self.search.as_ref().ok_or_else(not_loaded)?;
         let options = options.to_core()?;
         // A vector is used only where vectorQuery asked for one.
         let vector =
-            vector.filter(|_| search.has_dense() && matches!(options.mode, SearchMode::Hybrid | SearchMode::Dense));
-        let found = search.search(question, vector.as_deref(), &options).map_err(search_error)?;
-        let mut missing_shards: Vec<usize> = Vec::new();
-        let mut hits = Vec::with_capacity(found.hits.len());
-        for hit in found.hits {
-            let index = hit.index as usize;
-            let chunk = search.chunk(hit.index).ok_or_else(|| no_chunk(index))?;
-            let shard = self.shard_index(index).ok_or_else(|| no_chunk(index))?;
-            let text = self.chunk_text(index, shard);
-            if text.is_none() && !missing_shards.contains(&shard) {
-                missing_shards.push(shard);
-            }
-            hits.push(JsHit {
+            vector.filter(|_| self.dense_ready() && matches!(options.mode, SearchMode::Hybrid | SearchMode::Dense));
+        let found = self
+            .inner
+            .search(question, vector.as_deref(), &options)
+            .map_err(|e| sharded_error(Code::IndexUnavailable, e))?;
+        let indices: Vec<u32> = found.hits.iter().map(|h| h.index).collect();
+        let hits = found
+            .hits
+            .into_iter()
+            .map(|hit| JsHit {
                 index: hit.index,
-                shard,
+                shard: self.inner.chunk_shard_of(hit.index),
                 score: hit.score,
                 dense: hit.dense,
                 lexical: hit.lexical,
                 fused: hit.fused,
-                chunk,
-                text,
-            });
-        }
+                chunk: self.inner.chunk(hit.index),
+                text: self.inner.text(hit.index),
+            })
+            .collect();
         Ok(Results {
             question,
             confidence: Some(found.confidence),
             mode_used: Some(found.mode_used),
             hits,
-            missing_shards,
+            missing: self.inner.files_for_chunks(&indices),
         })
-    }
-
-    fn shard_index(&self, chunk: usize) -> Option<usize> {
-        let shards = &self.reader.manifest().files.text;
-        shards.iter().position(|s| chunk >= s.first_chunk && chunk < s.first_chunk + s.count)
-    }
-
-    fn chunk_text(&self, chunk: usize, shard: usize) -> Option<&str> {
-        let first = self.reader.manifest().files.text.get(shard)?.first_chunk;
-        self.texts.get(shard)?.as_ref()?.get(chunk - first).map(String::as_str)
     }
 }
 
@@ -286,7 +288,8 @@ struct Results<'a> {
     confidence: Option<Confidence>,
     mode_used: Option<SearchMode>,
     hits: Vec<JsHit<'a>>,
-    missing_shards: Vec<usize>,
+    /// Files the hits' metadata and text still need (catalog pages, then chunk shards).
+    missing: Vec<NeededFile>,
 }
 
 impl<'a> Results<'a> {
@@ -308,12 +311,13 @@ struct Tagged<'a> {
 #[derive(Serialize)]
 struct JsHit<'a> {
     index: u32,
-    shard: usize,
+    /// The chunk shard holding it, once its catalog page is attached.
+    shard: Option<usize>,
     score: f32,
     dense: Option<f32>,
     lexical: Option<f32>,
     fused: f32,
-    chunk: &'a ChunkMeta,
+    chunk: Option<&'a ChunkMeta>,
     text: Option<&'a str>,
 }
 
@@ -321,6 +325,15 @@ fn not_loaded() -> JsError {
     js_error(Code::IndexUnavailable, "the search index is not loaded yet", Some("NOT_LOADED"))
 }
 
-fn no_chunk(chunk: usize) -> JsError {
-    js_error(Code::InvalidArgument, format!("no chunk {chunk} in this index"), None)
+fn not_attached(chunk: u32) -> JsError {
+    js_error(Code::TextUnavailable, format!("the shard of chunk {chunk} is not loaded"), Some("NOT_LOADED"))
+}
+
+fn sharded_error(code: Code, err: ShardedError) -> JsError {
+    match err {
+        ShardedError::Bundle(e) => bundle_error(code, e),
+        ShardedError::Search(e) => search_error(e),
+        ShardedError::NotLoaded(_) => js_error(code, err, Some("NOT_LOADED")),
+        ShardedError::AlreadyAttached(_) | ShardedError::NoSuchPart(_) => js_error(Code::InvalidArgument, err, None),
+    }
 }

@@ -57,18 +57,28 @@ export interface ChunkMeta {
   hash: string;
 }
 
+/** A file `Retriever.filesFor`, `filesForChunks` or a search's `missing` names: fetch
+ * `name` (relative to the manifest) and hand its bytes to `Retriever.attach(part, id, bytes)`. */
+export interface NeededFile {
+  part: "termPage" | "terms" | "chunkPage" | "meta" | "text";
+  id: number;
+  name: string;
+  bytes: number;
+}
+
 export interface Hit {
   /** Chunk index in the bundle. */
   index: number;
-  /** Index of its text shard in `manifest.files.text`. */
-  shard: number;
+  /** Its chunk shard (over all chunk shards), once its catalog page is attached. */
+  shard: number | null;
   /** 0–1 relevance: the cosine when the search was semantic, else normalised BM25. */
   score: number;
   dense: number | null;
   lexical: number | null;
   fused: number;
-  chunk: ChunkMeta;
-  /** null until the chunk's text shard is attached (see `missing_shards`). */
+  /** null until the chunk's metadata shard is attached (see `missing`). */
+  chunk: ChunkMeta | null;
+  /** null until the chunk's text shard is attached (see `missing`). */
   text: string | null;
 }
 
@@ -82,12 +92,21 @@ export interface SearchResults {
   confidence: Confidence | null;
   mode_used: SearchMode | null;
   hits: Hit[];
-  /** Text shards (indexes in `manifest.files.text`) the hits need and that are not attached. */
-  missing_shards: number[];
+  /** Files the hits' metadata and text still need (catalog pages first: attach, then ask
+   * `filesForChunks` again). */
+  missing: NeededFile[];
 }
 
 export interface FileEntry { name: string; bytes: number; sha256: string; }
-export interface TextShardEntry extends FileEntry { first_chunk: number; count: number; }
+/** The site-wide BM25 numbers (the postings are in the term shards). */
+export interface LexicalStats {
+  shard_format_version: number; tokenizer_version: number; k1: number; b: number; title_boost: number;
+  doc_count: number; total_length: number; term_count: number; posting_count: number;
+}
+/** A catalog page of term shards, from `first_term`. */
+export interface TermPageEntry extends FileEntry { first_shard: number; shards: number; first_term: string; }
+/** A catalog page of chunk shards, holding chunks `first_chunk..first_chunk + count`. */
+export interface ChunkPageEntry extends FileEntry { first_shard: number; shards: number; first_chunk: number; count: number; }
 export interface Manifest {
   format: "lectern-index";
   format_version: number;
@@ -95,6 +114,6 @@ export interface Manifest {
   model: { fingerprint: string; dims: number; onnx?: FileEntry; tokenizer?: FileEntry };
   site: { base_url: string; site_url?: string };
   counts: { pages: number; chunks: number; characters: number };
-  files: { chunks: FileEntry; lexical: FileEntry; dense: FileEntry; text: TextShardEntry[] };
+  files: { chunk_table: FileEntry; lexical: LexicalStats; terms: TermPageEntry[]; chunks: ChunkPageEntry[]; dense: FileEntry };
 }
 "#;

@@ -66,6 +66,15 @@ test("answers lexically at once, then switches to hybrid when the model arrives"
   const shards = new Set([...r.lexical.chunks, ...r.hybrid.chunks].map((c) => c.index));
   const textRequests = log().filter((l) => l.path.startsWith("/slowmodel2000-first/bundle/text."));
   assert.ok(textRequests.length <= shards.size && textRequests.length < 9, `${textRequests.length} text shards fetched`);
+  const metaRequests = log().filter((l) => l.path.startsWith("/slowmodel2000-first/bundle/meta."));
+  assert.ok(metaRequests.length <= shards.size, `${metaRequests.length} metadata shards fetched`);
+  // Only the term shards of the question's words: never the whole keyword index.
+  const termRequests = log().filter((l) => l.path.startsWith("/slowmodel2000-first/bundle/terms."));
+  const { value: manifest } = await inPage(page, async () => (await fetch("/slowmodel2000-first/bundle/manifest.json")).json());
+  const termShards = manifest.files.terms.reduce((n, p) => n + p.shards, 0);
+  t.diagnostic(`${termRequests.length} of ${termShards} term shards fetched`);
+  assert.ok(termRequests.length > 0 && termRequests.length < termShards, `${termRequests.length} of ${termShards} term shards`);
+  assert.equal(new Set(termRequests.map((l) => l.path)).size, termRequests.length, "no term shard fetched twice");
 });
 
 test("keyword search runs on the small core module alone, downloaded once for page and worker", async (t) => {

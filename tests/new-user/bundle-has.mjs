@@ -7,10 +7,11 @@ const get = async (name) => {
   return res.json();
 };
 const manifest = await get("manifest.json");
-const chunks = await get(manifest.files.chunks.name);
-const list = Array.isArray(chunks) ? chunks : chunks.chunks;
+// Bundle format 2: chunk metadata and text are in shards that catalog pages name.
+const shards = (await Promise.all((manifest.files.chunks ?? []).map((page) => get(page.name)))).flat();
+const list = (await Promise.all(shards.map((s) => get(s.meta.name)))).flat();
 const index = list.findIndex((c) => c.url === sectionUrl);
 if (index < 0) throw new Error(`the served index has no section ${sectionUrl} (${list.length} sections)`);
-const texts = await Promise.all((manifest.files.text ?? []).map((f) => get(f.name ?? f)));
+const texts = await Promise.all(shards.map((s) => get(s.text.name)));
 if (!JSON.stringify(texts).includes(word)) throw new Error(`no text of the served index contains "${word}"`);
 console.log(`  the served index has ${sectionUrl} (section ${index + 1} of ${list.length}) with "${word}"`);

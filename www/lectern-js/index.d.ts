@@ -108,7 +108,8 @@ export interface SearchResponse {
   mode_used: SearchMode | null;
   chunks_retrieved: number;
   chunks: RetrievedChunk[];
-  /** Text shards that failed to load (TEXT_UNAVAILABLE); the affected chunks have text null. */
+  /** Chunk shards that failed to load (TEXT_UNAVAILABLE): chunks whose text failed have text
+   * null; chunks whose metadata failed are left out. */
   errors: LecternErrorInit[];
 }
 

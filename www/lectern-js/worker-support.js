@@ -23,7 +23,7 @@ export const state = {
   embedder: null,
   manifest: null,
   manifestUrl: null,
-  shards: new Map(), // shard index -> Promise of its attachment
+  parts: new Map(), // "part:id" of a catalog page or shard -> Promise of its attachment
   model: null, // Promise of the model load in progress or done
   active: new Set(), // ids of searches in progress
   cancelled: new Set(), // ids of searches in progress that the page gave up on
@@ -37,7 +37,7 @@ export function lectError(code, message, detail, extra) {
 export function plain(e) {
   if (e && typeof e === "object" && typeof e.code === "string") {
     const { code, message, suggestion, detail } = e;
-    return { code, message: String(message ?? code), suggestion: suggestion ?? SUGGESTIONS[code] ?? "", ...(detail ? { detail } : {}), ...pick(e, ["shard", "file"]) };
+    return { code, message: String(message ?? code), suggestion: suggestion ?? SUGGESTIONS[code] ?? "", ...(detail ? { detail } : {}), ...pick(e, ["shard", "file", "part", "id"]) };
   }
   return lectError("INTERNAL", String(e?.message ?? e));
 }

@@ -32,17 +32,29 @@ async function startCore(compiled) {
 }
 
 /** Drops cached files of this bundle (and older wasm modules) that the current manifest
- * and runtime no longer name: a rebuilt bundle invalidates exactly what changed. */
+ * and runtime no longer name: a rebuilt bundle invalidates exactly what changed. Shards are
+ * named by catalog pages: those of the current pages that are cached are kept. */
 async function prune() {
   const cache = await openCache();
   if (!cache) return;
+  // Only what was cached before this point is judged: shards that searches cache meanwhile
+  // may belong to pages not read below.
+  const cachedBefore = await cache.keys();
   const base = new URL(".", state.manifestUrl).href;
   const m = state.manifest;
   const keep = new Set([state.manifestUrl, coreWasmUrl(), embedWasmUrl()]);
-  for (const f of [m.files.chunks, m.files.lexical, m.files.dense, ...m.files.text, m.model.onnx, m.model.tokenizer]) {
+  const pages = [...m.files.terms, ...m.files.chunks];
+  for (const f of [m.files.chunk_table, m.files.dense, ...pages, m.model.onnx, m.model.tokenizer]) {
     if (f) keep.add(new URL(f.name, base).href);
   }
-  for (const request of await cache.keys()) {
+  for (const page of pages) {
+    const cached = await cache.match(new URL(page.name, base).href).catch(() => undefined);
+    const shards = cached ? await cached.json().catch(() => []) : [];
+    for (const shard of Array.isArray(shards) ? shards : []) {
+      for (const name of [shard?.name, shard?.meta?.name, shard?.text?.name]) if (typeof name === "string") keep.add(new URL(name, base).href);
+    }
+  }
+  for (const request of cachedBefore) {
     const url = request.url;
     const ours = url.startsWith(base) || isRuntimeFile(url);
     if (ours && !keep.has(url) && !isModelOverride(url)) await cache.delete(request);
@@ -68,10 +80,10 @@ async function open(options) {
   const retriever = wasm(() => new Retriever(manifestBytes));
   const manifest = wasm(() => retriever.manifest());
   state.manifest = manifest;
-  const { chunks, lexical } = manifest.files;
-  await withFiles([fileUrl(chunks), fileUrl(lexical)], "INDEX_UNAVAILABLE", tracker("index", chunks.bytes + lexical.bytes), (c, l) =>
-    retriever.loadLexical(c, l),
-  );
+  // The chunk table is all keyword search needs up front; each question then fetches the
+  // term shards of its terms, each result its chunk shard.
+  const table = manifest.files.chunk_table;
+  await withFiles([fileUrl(table)], "INDEX_UNAVAILABLE", tracker("index", table.bytes), (t) => retriever.loadTable(t));
   state.retriever = retriever;
   const ms = Math.round(performance.now() - started);
   progress({ phase: "lexical-ready", loaded: 1, total: 1, ms });
@@ -188,15 +200,36 @@ function loadModel() {
   return state.model;
 }
 
-function loadShard(shard) {
-  let pending = state.shards.get(shard);
+/** Fetches and attaches one part the core named (a catalog page or a shard), once: searches
+ * running side by side share the download. */
+function loadPart(file, code) {
+  const key = `${file.part}:${file.id}`;
+  let pending = state.parts.get(key);
   if (!pending) {
-    const entry = state.manifest.files.text[shard];
-    pending = withFiles([fileUrl(entry)], "TEXT_UNAVAILABLE", null, (bytes) => state.retriever.attachText(shard, bytes));
-    pending.catch(() => state.shards.delete(shard)); // a later search retries
-    state.shards.set(shard, pending);
+    pending = withFiles([fileUrl(file)], code, null, (bytes) => state.retriever.attach(file.part, file.id, bytes));
+    pending.catch(() => state.parts.delete(key)); // a later search retries
+    state.parts.set(key, pending);
   }
   return pending;
+}
+
+/** Attaches what `need()` names until it names nothing: catalog pages first, then the
+ * shards they list (the core decides both; two rounds). Without `failures` the first error
+ * is thrown; with it, failed parts are recorded there and not asked for again. */
+async function fetchParts(need, code, failures) {
+  for (let round = 0; round < 3; round++) {
+    const failed = (f) => failures?.some((x) => x.part === f.part && x.id === f.id);
+    const files = wasm(need).filter((f) => !failed(f));
+    if (!files.length) return;
+    await Promise.all(
+      files.map((f) =>
+        loadPart(f, code).catch((e) => {
+          if (!failures) throw e;
+          failures.push({ ...plain(e), part: f.part, id: f.id, file: f.name });
+        }),
+      ),
+    );
+  }
 }
 
 /** Flattens wasm's hits into SPEC.md's RetrievedChunk. */
@@ -214,25 +247,46 @@ async function search(id, msg) {
   // The vector comes from the embedder's worker, when the search would use one and the
   // model is built; until then the search is by keywords.
   const text = wasm(() => r.vectorQuery(msg.question, selected ? msg.selection : undefined, msg.options));
-  const vector = text !== undefined && state.embedder ? await state.embedder.request("embed", { text }).catch(() => undefined) : undefined;
+  const embedding = text !== undefined && state.embedder ? state.embedder.request("embed", { text }).catch(() => undefined) : undefined;
+  // Meanwhile, the term shards of the question's words (the core names them; nothing else
+  // of the keyword index is downloaded).
+  const terms = fetchParts(() => r.filesFor(msg.question, selected ? msg.selection : undefined, msg.options), "INDEX_UNAVAILABLE");
+  const [vector] = await Promise.all([embedding, terms]);
   if (state.cancelled.delete(id)) throw lectError("ABORTED", "The search was superseded by a newer one", "SUPERSEDED");
   const found = wasm(() => (selected ? r.searchSelection(msg.selection, msg.question, msg.options, vector) : r.search(msg.question, msg.options, vector)));
   const errors = [];
-  if (found.missing_shards.length) {
-    await Promise.all(found.missing_shards.map((shard) => loadShard(shard).catch((e) => errors.push({ ...plain(e), shard }))));
+  if (found.missing.length) {
+    // The chunk shards of the results: their metadata and text.
+    const indices = Uint32Array.from(found.hits.map((hit) => hit.index));
+    const failures = [];
+    await fetchParts(() => r.filesForChunks(indices), "TEXT_UNAVAILABLE", failures);
     if (state.cancelled.delete(id)) throw lectError("ABORTED", "The search was superseded by a newer one", "SUPERSEDED");
+    // A result whose text failed keeps its link (text null); its failure is in `errors`.
+    const attempt = (fn) => {
+      try {
+        return wasm(fn);
+      } catch {
+        return null;
+      }
+    };
     for (const hit of found.hits) {
-      if (hit.text === null && !errors.some((e) => e.shard === hit.shard)) hit.text = wasm(() => r.text(hit.index));
+      hit.shard ??= attempt(() => r.shardOf(hit.index));
+      hit.chunk ??= attempt(() => r.chunk(hit.index));
+      hit.text ??= attempt(() => r.text(hit.index));
     }
+    for (const failure of failures) errors.push(failure.part === "meta" || failure.part === "text" ? { ...failure, shard: failure.id } : failure);
   }
+  // A result whose metadata could not be fetched cannot be cited: it is left out (its
+  // failure is in `errors`).
+  const hits = found.hits.filter((hit) => hit.chunk !== null);
   return {
     mode: found.mode,
     question: found.question,
     ...(found.selection !== undefined ? { selection: found.selection } : {}),
     confidence: found.confidence,
     mode_used: found.mode_used,
-    chunks_retrieved: found.hits.length,
-    chunks: found.hits.map(retrievedChunk),
+    chunks_retrieved: hits.length,
+    chunks: hits.map(retrievedChunk),
     errors,
   };
 }

@@ -27,9 +27,17 @@ pub struct BuildArgs {
     /// Do not copy the model and tokenizer into the bundle (the site serves them elsewhere).
     #[arg(long)]
     no_model: bool,
-    /// Target size of a text shard in bytes.
+    /// Target size of a chunk shard's text in bytes (metadata and text, fetched per result).
     #[arg(long, default_value_t = 16 * 1024)]
     text_shard_bytes: usize,
+    /// Target size of a term shard in bytes (postings, fetched per question term).
+    #[arg(long, default_value_t = bundle::DEFAULT_TERM_SHARD_BYTES)]
+    term_shard_bytes: usize,
+    /// For benchmarks of keyword search on large sites: do not load the model, write stand-in
+    /// vectors under a fingerprint no model has, so semantic search is refused (the browser
+    /// reports MODEL_MISMATCH) and only keyword search works. Implies --no-model.
+    #[arg(long, hide = true)]
+    no_embed: bool,
 }
 
 /// What a build did, printed as a summary (or JSON).
@@ -63,16 +71,24 @@ pub struct FileSize {
 pub fn run(args: BuildArgs) -> CommandResult {
     let start = Instant::now();
     let report = args.site.read()?;
-    let (onnx, tokenizer) = ModelFiles::in_dir(&args.model_dir, ModelVariant::Int8).read()?;
-    // One text per run, on one thread per core: with the sequence symbol asserted this is
-    // 2.4x faster than padded batches of 16 (scripts/bench/build.sh, BENCHMARKS.md).
-    let embedder = Embedder::from_bytes(&onnx, &tokenizer)?;
-    let model_files = (!args.no_model).then_some(ModelFileBytes { onnx: &onnx, tokenizer: &tokenizer });
     let progress = progress_bar(!args.json);
-    let mut summary = build_bundle(&report, &embedder, model_files, &args.out, args.text_shard_bytes, |done, all| {
+    // A stand-in index needs no graph: its vectors are not searched (and a graph over
+    // 50,000 of them would take minutes to build).
+    let shards = ShardSizes { text: args.text_shard_bytes, terms: args.term_shard_bytes, dense_graph: !args.no_embed };
+    let on_progress = |done: usize, all: usize| {
         progress.set_length(all as u64);
         progress.set_position(done as u64);
-    })?;
+    };
+    let mut summary = if args.no_embed {
+        build_bundle(&report, &StandInEmbedder, None, &args.out, shards, on_progress)?
+    } else {
+        let (onnx, tokenizer) = ModelFiles::in_dir(&args.model_dir, ModelVariant::Int8).read()?;
+        // One text per run, on one thread per core: with the sequence symbol asserted this is
+        // 2.4x faster than padded batches of 16 (scripts/bench/build.sh, BENCHMARKS.md).
+        let embedder = Embedder::from_bytes(&onnx, &tokenizer)?;
+        let model_files = (!args.no_model).then_some(ModelFileBytes { onnx: &onnx, tokenizer: &tokenizer });
+        build_bundle(&report, &embedder, model_files, &args.out, shards, on_progress)?
+    };
     progress.finish_and_clear();
     summary.seconds = start.elapsed().as_secs_f64();
     summary.model_dir = Some(std::path::absolute(&args.model_dir).unwrap_or(args.model_dir));
@@ -85,6 +101,61 @@ pub fn run(args: BuildArgs) -> CommandResult {
     Ok(())
 }
 
+/// Target sizes of the bundle's shards, in bytes, and whether the dense index may get a
+/// graph (the default; `--no-embed` leaves it out).
+#[derive(Clone, Copy)]
+pub struct ShardSizes {
+    pub text: usize,
+    pub terms: usize,
+    pub dense_graph: bool,
+}
+
+impl Default for ShardSizes {
+    fn default() -> Self {
+        ShardSizes { text: 16 * 1024, terms: bundle::DEFAULT_TERM_SHARD_BYTES, dense_graph: true }
+    }
+}
+
+/// `--no-embed`'s stand-in: a unit vector per text from a hash of it (so the dense index
+/// has the shape of a real one), under a fingerprint no model has.
+struct StandInEmbedder;
+
+impl ChunkEmbedder for StandInEmbedder {
+    fn fingerprint(&self) -> &str {
+        "none:built-with-no-embed"
+    }
+
+    fn dims(&self) -> usize {
+        lectern::embed::DIMS
+    }
+
+    fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, lectern::embed::EmbedError> {
+        Ok(texts
+            .iter()
+            .map(|text| {
+                let mut state = text
+                    .bytes()
+                    .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+                let mut v: Vec<f32> = (0..lectern::embed::DIMS)
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        (state >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+                    })
+                    .collect();
+                let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(f32::MIN_POSITIVE);
+                v.iter_mut().for_each(|x| *x /= norm);
+                v
+            })
+            .collect())
+    }
+
+    fn token_count(&self, text: &str) -> Result<usize, lectern::embed::EmbedError> {
+        Ok(text.split_whitespace().count().min(256))
+    }
+}
+
 /// Embeds `report`'s chunks (reusing the vectors of the bundle already in `out` where the
 /// content is unchanged) and writes the bundle to `out`.
 pub fn build_bundle(
@@ -92,7 +163,7 @@ pub fn build_bundle(
     embedder: &(dyn ChunkEmbedder + Sync),
     model_files: Option<ModelFileBytes<'_>>,
     out: &Path,
-    text_shard_bytes: usize,
+    shards: ShardSizes,
     progress: impl FnMut(usize, usize),
 ) -> Result<BuildSummary, Box<dyn std::error::Error>> {
     if report.chunks.is_empty() {
@@ -135,9 +206,14 @@ pub fn build_bundle(
         site: SiteInfo { base_url: report.base_url.clone(), site_url: report.site_url.clone() },
         pages: report.pages.len(),
         model_files,
-        text_shard_bytes,
+        text_shard_bytes: shards.text,
+        term_shard_bytes: shards.terms,
         lexical: IndexOptions::default(),
-        dense: DenseIndexConfig::default(),
+        dense: if shards.dense_graph {
+            DenseIndexConfig::default()
+        } else {
+            DenseIndexConfig { graph_threshold: usize::MAX, ..DenseIndexConfig::default() }
+        },
     })?;
     bundle::write_dir(out, &output).map_err(|e| format!("cannot write the bundle to {}: {e}", out.display()))?;
 
@@ -174,11 +250,20 @@ fn print_build_summary(summary: &BuildSummary, out: &Path) {
     }
     // Text shards are many and alike: one line for all of them.
     let (shards, others): (Vec<&FileSize>, Vec<&FileSize>) =
-        summary.files.iter().partition(|f| f.name.starts_with("text."));
-    for file in others {
+        summary.files.iter().partition(|f| ["terms.", "meta.", "text."].iter().any(|p| f.name.starts_with(p)));
+    for file in others.iter().filter(|f| !f.name.contains("-catalog.")) {
         eprintln!("  {:>12} bytes  {}", file.bytes, file.name);
     }
-    eprintln!("  {:>12} bytes  text.*.json ({} shards)", shards.iter().map(|f| f.bytes).sum::<u64>(), shards.len());
+    for (what, prefix) in
+        [("metadata shards", "meta."), ("text shards", "text."), ("term shards", "terms."), ("catalog pages", "")]
+    {
+        let group: Vec<&&FileSize> = if prefix.is_empty() {
+            others.iter().filter(|f| f.name.contains("-catalog.")).collect()
+        } else {
+            shards.iter().filter(|f| f.name.starts_with(prefix)).collect()
+        };
+        eprintln!("  {:>12} bytes  {} {what}", group.iter().map(|f| f.bytes).sum::<u64>(), group.len());
+    }
     eprintln!("wrote {} ({} bytes) in {:.1} s", out.display(), summary.total_bytes, summary.seconds);
 }
 

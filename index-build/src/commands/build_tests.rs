@@ -63,7 +63,7 @@ fn write_site(dir: &Path, page: &str) {
 fn build(site: &Path, out: &Path, embedder: &CountingEmbedder) -> super::build::BuildSummary {
     let overrides = Overrides { skip_node: true, ..Overrides::default() };
     let report = read_site(site, &overrides).unwrap();
-    build_bundle(&report, embedder, None, out, 16 * 1024, |_, _| {}).unwrap()
+    build_bundle(&report, embedder, None, out, super::build::ShardSizes::default(), |_, _| {}).unwrap()
 }
 
 #[test]

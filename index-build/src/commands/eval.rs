@@ -210,7 +210,7 @@ fn bundle_for(target: &Path, model_dir: &Path) -> Result<PathBuf, Box<dyn std::e
     let out = cache_dir().join("eval").join(format!("{name}-{}", &digest[..12]));
     let (onnx, tokenizer) = ModelFiles::in_dir(model_dir, ModelVariant::Int8).read()?;
     let embedder = Embedder::from_bytes(&onnx, &tokenizer)?;
-    let summary = build_bundle(&report, &embedder, None, &out, 16 * 1024, |_, _| {})?;
+    let summary = build_bundle(&report, &embedder, None, &out, super::build::ShardSizes::default(), |_, _| {})?;
     eprintln!(
         "eval: indexed {} ({} chunks, {} embedded, {} reused) into {}",
         target.display(),

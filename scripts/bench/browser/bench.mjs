@@ -405,7 +405,10 @@ async function main() {
   isoServer = await startServer({ ...dirs, isolate: true });
   const wasmFiles = [...readFileSync(path.join(cfg.pkgDir, "wasm-file.js"), "utf8").matchAll(/"([^"]+\.wasm)"/g)].map((m) => m[1]);
   // Precompress (once, cached by content hash) so no timed request pays for it.
-  const bundleFiles = [manifest.files.chunks, manifest.files.lexical, manifest.files.dense, ...manifest.files.text, manifest.model.onnx, manifest.model.tokenizer];
+  // Bundle format 2: shards are named by the catalog pages the manifest names.
+  const pages = [...manifest.files.terms, ...manifest.files.chunks];
+  const shards = pages.flatMap((p) => JSON.parse(readFileSync(path.join(cfg.bundleDir, p.name), "utf8"))).flatMap((s) => (s.meta ? [s.meta, s.text] : [s]));
+  const bundleFiles = [manifest.files.chunk_table, manifest.files.dense, ...pages, ...shards, manifest.model.onnx, manifest.model.tokenizer];
   await server.warm([
     ...readdirSync(cfg.pkgDir).filter((f) => f.endsWith(".js")).map((f) => `/pkg/${f}`),
     ...wasmFiles.map((f) => `/pkg/${f}`),

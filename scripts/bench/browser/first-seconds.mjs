@@ -114,7 +114,7 @@ function roleOfKeys(keys) {
   const k = keys.join(".").toLowerCase();
   if (/model|onnx|tokeni[sz]er|weight/.test(k)) return "model + tokenizer";
   if (/dense|vector|hnsw/.test(k)) return "dense index";
-  if (/text|shard/.test(k) && !/lexical|term|posting/.test(k)) return "text of results";
+  if (/text|shard|meta/.test(k) && !/lexical|term|posting/.test(k)) return "text of results";
   return "keyword index";
 }
 
@@ -137,6 +137,15 @@ function bundles(siteDir) {
       for (const [k, x] of Object.entries(v)) if (k !== "name") visit(x, [...keys, k]);
     };
     visit(manifest, []);
+    // Shards are named by catalog pages (bundle format 2), which the manifest names.
+    for (const [name] of [...roles]) {
+      if (!name.includes("-catalog.")) continue;
+      try {
+        visit(JSON.parse(readFileSync(path.join(path.dirname(file), name), "utf8")), ["files", name.startsWith("term") ? "terms" : "chunks"]);
+      } catch {
+        // An unreadable page: its shards stay unclassified.
+      }
+    }
     const rel = path.relative(siteDir, path.dirname(file)).split(path.sep).join("/");
     out.push({ prefix: `/${rel}/`, roles, manifest });
   }

@@ -1,0 +1,195 @@
+//! What ranking must know of *every* chunk before any chunk's metadata has been fetched: its
+//! module and version (the search filters) and which earlier chunk it is an identical copy
+//! of (a page unchanged across doc versions counts once). Stored as runs of consecutive
+//! chunks, so it stays small on a large site: chunks come in site order, where modules and
+//! versions are contiguous and unchanged pages repeat in the same order.
+
+use super::{BundleError, ChunkMeta};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ChunkTable {
+    /// Chunks in all.
+    pub chunks: usize,
+    pub modules: Vec<String>,
+    pub versions: Vec<String>,
+    /// `[first chunk, count, module index, version index + 1 (0: no version)]`, covering
+    /// every chunk in order.
+    pub runs: Vec<[u32; 4]>,
+    /// `[first chunk, count, first copy]`: chunk `first + i` is a copy of `copy + i` (the
+    /// first chunk with its content hash). Chunks in no run are their own first copy.
+    pub copies: Vec<[u32; 3]>,
+    /// The most copies of one section (1: none repeats).
+    pub max_copies: usize,
+}
+
+impl ChunkTable {
+    pub fn from_metas(chunks: &[ChunkMeta]) -> ChunkTable {
+        let mut table = ChunkTable { chunks: chunks.len(), max_copies: 1, ..Default::default() };
+        let mut first: std::collections::HashMap<&str, (u32, usize)> = std::collections::HashMap::new();
+        for (i, chunk) in (0u32..).zip(chunks) {
+            let module = index_of(&mut table.modules, &chunk.module);
+            let version = chunk.version.as_deref().map_or(0, |v| index_of(&mut table.versions, v) + 1);
+            match table.runs.last_mut() {
+                Some(run) if run[2] == module && run[3] == version && run[0] + run[1] == i => run[1] += 1,
+                _ => table.runs.push([i, 1, module, version]),
+            }
+            if chunk.hash.is_empty() {
+                continue;
+            }
+            let entry = first.entry(chunk.hash.as_str()).or_insert((i, 0));
+            entry.1 += 1;
+            table.max_copies = table.max_copies.max(entry.1);
+            let source = entry.0;
+            if source == i {
+                continue;
+            }
+            match table.copies.last_mut() {
+                Some(run) if run[0] + run[1] == i && run[2] + run[1] == source => run[1] += 1,
+                _ => table.copies.push([i, 1, source]),
+            }
+        }
+        table
+    }
+
+    /// Parses and checks the table of a bundle of `chunks` chunks.
+    pub fn parse(name: &str, bytes: &[u8], chunks: usize) -> Result<ChunkTable, BundleError> {
+        let corrupt = |reason: String| BundleError::Corrupt { name: name.to_string(), reason };
+        let table: ChunkTable = serde_json::from_slice(bytes).map_err(|e| corrupt(e.to_string()))?;
+        if table.chunks != chunks {
+            return Err(corrupt(format!("describes {} chunks, the manifest says {chunks}", table.chunks)));
+        }
+        let mut next = 0u64;
+        for run in &table.runs {
+            let [first, count, module, version] = *run;
+            if u64::from(first) != next
+                || count == 0
+                || module as usize >= table.modules.len()
+                || version as usize > table.versions.len()
+            {
+                return Err(corrupt(format!("run {run:?} does not follow chunk {next} or names no module")));
+            }
+            next += u64::from(count);
+        }
+        if next != chunks as u64 {
+            return Err(corrupt(format!("its runs cover {next} chunks of {chunks}")));
+        }
+        let mut after = 0u64;
+        for run in &table.copies {
+            let [first, count, copy] = *run;
+            let (first, count, copy) = (u64::from(first), u64::from(count), u64::from(copy));
+            // A copy points back to an earlier chunk, within the bundle.
+            if first < after || count == 0 || first + count > chunks as u64 || copy >= first {
+                return Err(corrupt(format!("copy run {run:?} is out of order or out of range")));
+            }
+            after = first + count;
+        }
+        if table.max_copies == 0 || table.max_copies > chunks.max(1) {
+            return Err(corrupt(format!("{} copies of one section in {chunks} chunks", table.max_copies)));
+        }
+        Ok(table)
+    }
+
+    pub fn to_json(&self) -> Vec<u8> {
+        // Strings and numbers only: always serialises.
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+
+    fn run_of(&self, index: u32) -> Option<&[u32; 4]> {
+        let at = self.runs.partition_point(|r| r[0] <= index).checked_sub(1)?;
+        self.runs.get(at).filter(|r| index < r[0].saturating_add(r[1]))
+    }
+
+    pub fn module(&self, index: u32) -> Option<&str> {
+        self.run_of(index).and_then(|r| self.modules.get(r[2] as usize)).map(String::as_str)
+    }
+
+    pub fn version(&self, index: u32) -> Option<&str> {
+        let version = self.run_of(index)?[3];
+        self.versions.get((version as usize).checked_sub(1)?).map(String::as_str)
+    }
+
+    /// The first chunk with `index`'s content (itself when it is the first).
+    pub fn first_copy(&self, index: u32) -> u32 {
+        let at = self.copies.partition_point(|r| r[0] <= index);
+        match at.checked_sub(1).and_then(|at| self.copies.get(at)) {
+            Some(&[first, count, copy]) if index < first.saturating_add(count) => copy.saturating_add(index - first),
+            _ => index,
+        }
+    }
+}
+
+fn index_of(list: &mut Vec<String>, value: &str) -> u32 {
+    match list.iter().position(|v| v == value) {
+        Some(i) => i as u32,
+        None => {
+            list.push(value.to_string());
+            (list.len() - 1) as u32
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(i: usize, module: &str, version: Option<&str>, hash: &str) -> ChunkMeta {
+        ChunkMeta {
+            chunk_id: format!("c{i}"),
+            url: format!("/c{i}"),
+            heading_path: vec![],
+            chapter_title: String::new(),
+            section_title: String::new(),
+            module: module.into(),
+            chapter_id: String::new(),
+            version: version.map(str::to_string),
+            word_count: 1,
+            position: i,
+            hash: hash.into(),
+        }
+    }
+
+    #[test]
+    fn runs_answer_like_the_metas_and_round_trip() {
+        let spec = [
+            ("A", Some("2.0"), "a"),
+            ("A", Some("2.0"), "b"),
+            ("B", Some("2.0"), "c"),
+            ("A", Some("1.0"), "a"),
+            ("A", Some("1.0"), "b"),
+            ("B", Some("1.0"), "x"),
+            ("B", None, ""),
+            ("B", None, "c"),
+        ];
+        let metas: Vec<ChunkMeta> = spec.iter().enumerate().map(|(i, (m, v, h))| meta(i, m, *v, h)).collect();
+        let table = ChunkTable::from_metas(&metas);
+        assert_eq!(table.copies, vec![[3, 2, 0], [7, 1, 2]]);
+        assert_eq!(table.max_copies, 2);
+        let back = ChunkTable::parse("t", &table.to_json(), metas.len()).unwrap();
+        assert_eq!(back, table);
+        for (i, m) in (0u32..).zip(&metas) {
+            assert_eq!(back.module(i), Some(m.module.as_str()));
+            assert_eq!(back.version(i), m.version.as_deref());
+        }
+        let firsts: Vec<u32> = (0..8).map(|i| back.first_copy(i)).collect();
+        assert_eq!(firsts, [0, 1, 2, 0, 1, 5, 6, 2]);
+        assert_eq!(back.module(8), None);
+    }
+
+    #[test]
+    fn damaged_tables_are_refused() {
+        let metas: Vec<ChunkMeta> = (0..4).map(|i| meta(i, "A", None, if i < 2 { "h" } else { "" })).collect();
+        let table = ChunkTable::from_metas(&metas);
+        assert!(ChunkTable::parse("t", &table.to_json(), 5).is_err(), "wrong count");
+        assert!(ChunkTable::parse("t", b"{", 4).is_err());
+        let mut bad = table.clone();
+        bad.runs[0][2] = 7;
+        assert!(ChunkTable::parse("t", &bad.to_json(), 4).is_err(), "unknown module");
+        let mut bad = table.clone();
+        bad.copies = vec![[1, 1, 3]];
+        assert!(ChunkTable::parse("t", &bad.to_json(), 4).is_err(), "copy of a later chunk");
+        let mut bad = table;
+        bad.runs[0][1] = 2;
+        assert!(ChunkTable::parse("t", &bad.to_json(), 4).is_err(), "runs leave chunks out");
+    }
+}

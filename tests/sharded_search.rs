@@ -1,0 +1,255 @@
+//! A keyword search on a bundle of many term and chunk shards fetches only the shards its
+//! question needs (the term shards of its terms, the chunk shards of its results, through
+//! their catalog pages), never the whole index — and ranks exactly as the whole index does.
+#![cfg(not(target_arch = "wasm32"))]
+
+use lectern::bundle::{
+    load_with, write_bundle, BundleChunk, BundleError, BundleInput, BundleOutput, ChunkMeta, SiteInfo,
+};
+use lectern::dense::DenseIndexConfig;
+use lectern::lexical::{query_terms, IndexOptions};
+use lectern::search::{HybridSearch, Part, SearchMode, SearchOptions, ShardedSearch};
+use std::collections::HashSet;
+
+const DIMS: usize = 8;
+
+fn unit(seed: usize) -> Vec<f32> {
+    let v: Vec<f32> = (0..DIMS).map(|d| ((seed * 31 + d * 7) % 13) as f32 - 6.0).collect();
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(f32::MIN_POSITIVE);
+    v.into_iter().map(|x| x / norm).collect()
+}
+
+/// 400 chunks in 4 modules and 2 versions (the second repeats most sections unchanged), with
+/// a vocabulary large enough for hundreds of term shards.
+fn site() -> Vec<BundleChunk> {
+    let words = [
+        "robot",
+        "joint",
+        "torque",
+        "sensor",
+        "lidar",
+        "camera",
+        "topic",
+        "node",
+        "launch",
+        "servo",
+        "gripper",
+        "kinematics",
+        "planner",
+        "odometry",
+        "battery",
+        "firmware",
+        "controller",
+        "wheel",
+        "arm",
+        "safety",
+    ];
+    let mut out = Vec::new();
+    for version in ["2.0", "1.0"] {
+        for i in 0..200usize {
+            let changed = version == "1.0" && i % 3 == 0;
+            let mut text = String::new();
+            for j in 0..12 {
+                text.push_str(words[(i * 7 + j * 3) % words.len()]);
+                text.push(' ');
+                text.push_str(&format!("term{} ", (i * 13 + j) % 500));
+            }
+            if changed {
+                text.push_str("legacy calibration");
+            }
+            let hash = if changed { format!("old{i}") } else { format!("h{i}") };
+            out.push(BundleChunk {
+                meta: ChunkMeta {
+                    chunk_id: format!("default:{version}:doc{i}#s:0"),
+                    url: format!("/docs/{version}/doc{i}#s"),
+                    heading_path: vec![format!("Doc {i}"), words[i % words.len()].into()],
+                    chapter_title: format!("Doc {i}"),
+                    section_title: "Section".into(),
+                    module: format!("Module {}", i / 50),
+                    chapter_id: format!("doc{i}"),
+                    version: Some(version.into()),
+                    word_count: 24,
+                    position: out.len(),
+                    hash,
+                },
+                text,
+                vectors: vec![unit(i)],
+            });
+        }
+    }
+    out
+}
+
+fn bundle() -> BundleOutput {
+    let chunks = site();
+    write_bundle(BundleInput {
+        chunks: &chunks,
+        model_fingerprint: "sha256:test",
+        dims: DIMS,
+        site: SiteInfo { base_url: "/".into(), site_url: None },
+        pages: 400,
+        model_files: None,
+        text_shard_bytes: 400,
+        term_shard_bytes: 48,
+        lexical: IndexOptions::default(),
+        dense: DenseIndexConfig::default(),
+    })
+    .expect("writes")
+}
+
+/// A server that counts what is fetched.
+struct Served {
+    output: BundleOutput,
+    fetched: std::cell::RefCell<Vec<String>>,
+}
+
+impl Served {
+    fn get(&self, name: &str) -> Vec<u8> {
+        self.fetched.borrow_mut().push(name.to_string());
+        self.output.files.iter().find(|(n, _)| n == name).map(|(_, b)| b.clone()).expect("served")
+    }
+
+    fn fetched(&self, prefix: &str) -> usize {
+        self.fetched.borrow().iter().filter(|n| n.starts_with(prefix)).count()
+    }
+}
+
+/// What the worker does: attach what `need` names until it names nothing.
+fn fetch_all(
+    served: &Served,
+    sharded: &mut ShardedSearch,
+    need: impl Fn(&ShardedSearch) -> Vec<lectern::search::NeededFile>,
+) {
+    for _ in 0..3 {
+        let files = need(sharded);
+        if files.is_empty() {
+            return;
+        }
+        for file in files {
+            sharded.attach(file.part, file.id, &served.get(&file.name)).expect("attaches");
+        }
+    }
+    assert!(need(sharded).is_empty(), "two rounds (pages, then shards) are enough");
+}
+
+#[test]
+fn a_keyword_search_fetches_only_its_shards_and_ranks_as_the_whole_index() {
+    let output = bundle();
+    let manifest = output.manifest.clone();
+    let term_shards = manifest.term_shard_count();
+    let chunk_shards = manifest.chunk_shard_count();
+    assert!(term_shards > 100 && manifest.files.terms.len() > 2, "{term_shards} term shards");
+    assert!(chunk_shards > 40 && manifest.files.chunks.len() > 1, "{chunk_shards} chunk shards");
+
+    let whole = load_with(|name: &str| {
+        if name == lectern::bundle::MANIFEST_FILE {
+            return Ok(output.manifest_json());
+        }
+        output
+            .files
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b.clone())
+            .ok_or_else(|| BundleError::MissingFile { name: name.into(), reason: "absent".into() })
+    })
+    .expect("loads");
+    let mut full = HybridSearch::new(whole.chunks.clone(), whole.lexical).expect("consistent");
+    full.attach_dense(whole.dense).expect("dense");
+
+    let options = [
+        SearchOptions { k: 5, mode: SearchMode::Lexical, ..Default::default() },
+        SearchOptions { k: 3, modules: vec!["Module 2".into()], ..Default::default() },
+        SearchOptions { k: 5, versions: vec!["1.0".into()], ..Default::default() },
+    ];
+    for question in
+        ["How is joint torque measured by the sensor?", "legacy calibration of the lidar", "term42 term7 unknownword"]
+    {
+        for options in &options {
+            let served = Served { output: bundle(), fetched: Default::default() };
+            let mut sharded = ShardedSearch::new(&output.manifest_json()).expect("manifest");
+            sharded.attach_chunk_table(&served.get(&manifest.files.chunk_table.name)).expect("table");
+            assert!(matches!(
+                sharded.search(question, None, options),
+                Err(lectern::search::ShardedError::NotLoaded(_))
+            ));
+            fetch_all(&served, &mut sharded, |s| s.files_for_query(question));
+
+            let terms = query_terms(question).len();
+            let fetched_terms = served.fetched("terms.");
+            assert!(
+                fetched_terms <= terms && fetched_terms < term_shards / 10,
+                "{fetched_terms} term shards for {terms} terms"
+            );
+            assert!(served.fetched("term-catalog.") <= terms);
+
+            let got = sharded.search(question, None, options).expect("searches");
+            let want = full.search(question, None, options).expect("searches");
+            assert_eq!(got, want, "{question} {options:?}");
+
+            let hits: Vec<u32> = got.hits.iter().map(|h| h.index).collect();
+            fetch_all(&served, &mut sharded, |s| s.files_for_chunks(&hits));
+            assert!(served.fetched("meta.") <= hits.len() && served.fetched("text.") <= hits.len());
+            for &hit in &hits {
+                assert_eq!(sharded.chunk(hit), Some(&whole.chunks[hit as usize]));
+                assert_eq!(sharded.text(hit), Some(whole.texts[hit as usize].as_str()));
+            }
+            let fetched = served.fetched.borrow();
+            let unique: HashSet<&String> = fetched.iter().collect();
+            assert_eq!(unique.len(), fetched.len(), "nothing is fetched twice");
+            drop(fetched);
+            assert!(served.fetched(&manifest.files.dense.name) == 0, "keyword search never needs the vectors");
+        }
+    }
+}
+
+#[test]
+fn hybrid_search_over_shards_equals_the_whole_bundle() {
+    let output = bundle();
+    let served = Served { output: bundle(), fetched: Default::default() };
+    let mut sharded = ShardedSearch::new(&output.manifest_json()).expect("manifest");
+    let files = &output.manifest.files;
+    sharded.attach_chunk_table(&served.get(&files.chunk_table.name)).expect("table");
+    let dense = sharded.read_dense(&served.get(&files.dense.name)).expect("dense");
+    sharded.search_mut().expect("ready").attach_dense(dense).expect("attaches");
+
+    let whole = lectern::bundle::load_with(|name: &str| {
+        if name == lectern::bundle::MANIFEST_FILE {
+            return Ok(output.manifest_json());
+        }
+        Ok(output.files.iter().find(|(n, _)| n == name).map(|(_, b)| b.clone()).unwrap_or_default())
+    })
+    .expect("loads");
+    let mut full = HybridSearch::new(whole.chunks, whole.lexical).expect("consistent");
+    full.attach_dense(whole.dense).expect("dense");
+    let question = "gripper servo firmware";
+    fetch_all(&served, &mut sharded, |s| s.files_for_query(question));
+    let options = SearchOptions { k: 5, ..Default::default() };
+    let got = sharded.search(question, Some(&unit(17)), &options).expect("searches");
+    assert_eq!(got.mode_used, SearchMode::Hybrid);
+    assert_eq!(got, full.search(question, Some(&unit(17)), &options).expect("searches"));
+}
+
+#[test]
+fn bad_parts_are_refused_not_panicked_on() {
+    let output = bundle();
+    let mut sharded = ShardedSearch::new(&output.manifest_json()).expect("manifest");
+    let table = output.files.iter().find(|(n, _)| n.starts_with("chunk-table.")).map(|(_, b)| b.clone()).unwrap();
+    sharded.attach_chunk_table(&table).expect("table");
+    // A shard before its catalog page, an unknown id, damaged bytes.
+    assert!(sharded.attach(Part::Terms, 0, b"LXSH").is_err());
+    assert!(sharded.attach(Part::Meta, 0, b"[]").is_err());
+    assert!(sharded.attach(Part::Text, 0, b"[]").is_err());
+    assert!(sharded.attach(Part::TermPage, 10_000, b"[]").is_err(), "no such page");
+    let files = sharded.files_for_query("robot");
+    let page = &files[0];
+    assert_eq!(page.part, Part::TermPage);
+    let mut bytes = output.files.iter().find(|(n, _)| *n == page.name).map(|(_, b)| b.clone()).unwrap();
+    bytes[3] ^= 1;
+    assert!(sharded.attach(page.part, page.id, &bytes).is_err());
+    bytes[3] ^= 1;
+    sharded.attach(page.part, page.id, &bytes).expect("the intact page");
+    let shard = &sharded.files_for_query("robot")[0];
+    assert_eq!(shard.part, Part::Terms);
+    assert!(sharded.attach(shard.part, shard.id, b"not a shard").is_err());
+    assert!(!sharded.files_for_query("robot").is_empty(), "a refused shard is still needed");
+}

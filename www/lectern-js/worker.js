@@ -6,8 +6,10 @@
 // objects {code, message, suggestion, detail}: structured clone would drop their fields.
 
 import initCore, { Retriever } from "./lectern_core.js";
-import { coreWasmUrl, embedWasmUrl, isRuntimeFile, compileWasm } from "./runtime.js";
-import { DAMAGED, state, lectError, plain, wasm, progress, tracker, openCache, fetchFile, evict, withFiles, fetchManifest } from "./worker-support.js";
+import { coreWasmUrl, compileWasm } from "./runtime.js";
+import { prune } from "./cache-prune.js";
+import { startEmbedWorker } from "./embed-client.js";
+import { DAMAGED, state, lectError, plain, wasm, progress, tracker, fetchFile, evict, withFiles, fetchManifest } from "./worker-support.js";
 
 const cacheName = () => (state.options.cache === false ? null : state.options.cacheName);
 
@@ -29,40 +31,6 @@ async function startCore(compiled) {
     throw lectError("INDEX_UNAVAILABLE", `The search module could not start: ${e?.message ?? e}`, "RUNTIME");
   }
   progress({ phase: "runtime", loaded: 1, total: 1, file: url.slice(url.lastIndexOf("/") + 1) });
-}
-
-/** Drops cached files of this bundle (and older wasm modules) that the current manifest
- * and runtime no longer name: a rebuilt bundle invalidates exactly what changed. Shards are
- * named by catalog pages: those of the current pages that are cached are kept. */
-async function prune() {
-  const cache = await openCache();
-  if (!cache) return;
-  // Only what was cached before this point is judged: shards that searches cache meanwhile
-  // may belong to pages not read below.
-  const cachedBefore = await cache.keys();
-  const base = new URL(".", state.manifestUrl).href;
-  const m = state.manifest;
-  const keep = new Set([state.manifestUrl, coreWasmUrl(), embedWasmUrl()]);
-  const pages = [...m.files.terms, ...m.files.chunks];
-  for (const f of [m.files.chunk_table, m.files.dense, ...pages, m.model.onnx, m.model.tokenizer]) {
-    if (f) keep.add(new URL(f.name, base).href);
-  }
-  for (const page of pages) {
-    const cached = await cache.match(new URL(page.name, base).href).catch(() => undefined);
-    const shards = cached ? await cached.json().catch(() => []) : [];
-    for (const shard of Array.isArray(shards) ? shards : []) {
-      for (const name of [shard?.name, shard?.meta?.name, shard?.text?.name]) if (typeof name === "string") keep.add(new URL(name, base).href);
-    }
-  }
-  for (const request of cachedBefore) {
-    const url = request.url;
-    const ours = url.startsWith(base) || isRuntimeFile(url);
-    if (ours && !keep.has(url) && !isModelOverride(url)) await cache.delete(request);
-  }
-}
-
-function isModelOverride(url) {
-  return url === state.options.modelUrl || url === state.options.tokenizerUrl;
 }
 
 // ---- the requests ---------------------------------------------------------------------
@@ -97,45 +65,6 @@ async function open(options) {
     cache: Boolean(state.cache),
     ms,
   };
-}
-
-/** The embedder's worker (embed-worker.js): `request(type, payload, transfer)` by id. A trap
- * there (the worker ends) fails what is pending and every later request. */
-function startEmbedWorker() {
-  const worker = new Worker(new URL("./embed-worker.js", import.meta.url), { type: "module", name: "lectern-embed" });
-  const pending = new Map();
-  let nextId = 1;
-  let dead = null;
-  const fail = (error) => {
-    dead = error;
-    for (const p of pending.values()) p.reject(error);
-    pending.clear();
-    worker.terminate();
-    if (state.embedder?.worker === worker) {
-      state.embedder = null;
-      progress({ phase: "model-failed", loaded: 0, total: 0, error });
-    }
-  };
-  worker.onmessage = ({ data }) => {
-    if (data.type === "failed") return fail(data.error);
-    const p = pending.get(data.id);
-    pending.delete(data.id);
-    if (data.ok) p?.resolve(data.result);
-    else p?.reject(data.error);
-  };
-  worker.onerror = (event) => {
-    event.preventDefault();
-    fail(lectError("MODEL_UNAVAILABLE", `The embedding worker failed: ${event.message || "it did not start"}`, "RUNTIME"));
-  };
-  const request = (type, payload = {}, transfer = []) =>
-    dead
-      ? Promise.reject(dead)
-      : new Promise((resolve, reject) => {
-          const id = nextId++;
-          pending.set(id, { resolve, reject });
-          worker.postMessage({ id, type, ...payload }, transfer);
-        });
-  return { worker, request, terminate: () => fail(lectError("MODEL_UNAVAILABLE", "The embedding worker was stopped", "STOPPED")) };
 }
 
 /** The embedder (its module and the model, in a worker of its own) and the dense index, in

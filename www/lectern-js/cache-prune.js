@@ -1,0 +1,40 @@
+// The Cache API's housekeeping for the search worker: after a bundle is opened, cached files
+// it no longer names go (a rebuilt bundle invalidates exactly what changed).
+
+import { coreWasmUrl, embedWasmUrl, isRuntimeFile } from "./runtime.js";
+import { state, openCache } from "./worker-support.js";
+
+/** Drops cached files of this bundle (and older wasm modules) that the current manifest
+ * and runtime no longer name: a rebuilt bundle invalidates exactly what changed. Shards are
+ * named by catalog pages: those of the current pages that are cached are kept. */
+export async function prune() {
+  const cache = await openCache();
+  if (!cache) return;
+  // Only what was cached before this point is judged: shards that searches cache meanwhile
+  // may belong to pages not read below.
+  const cachedBefore = await cache.keys();
+  const base = new URL(".", state.manifestUrl).href;
+  const m = state.manifest;
+  const keep = new Set([state.manifestUrl, coreWasmUrl(), embedWasmUrl()]);
+  const pages = [...m.files.terms, ...m.files.chunks];
+  for (const f of [m.files.chunk_table, m.files.dense, ...pages, m.model.onnx, m.model.tokenizer]) {
+    if (f) keep.add(new URL(f.name, base).href);
+  }
+  for (const page of pages) {
+    const cached = await cache.match(new URL(page.name, base).href).catch(() => undefined);
+    const shards = cached ? await cached.json().catch(() => []) : [];
+    for (const shard of Array.isArray(shards) ? shards : []) {
+      for (const name of [shard?.name, shard?.meta?.name, shard?.text?.name]) if (typeof name === "string") keep.add(new URL(name, base).href);
+    }
+  }
+  for (const request of cachedBefore) {
+    const url = request.url;
+    const ours = url.startsWith(base) || isRuntimeFile(url);
+    if (ours && !keep.has(url) && !isModelOverride(url)) await cache.delete(request);
+  }
+}
+
+function isModelOverride(url) {
+  return url === state.options.modelUrl || url === state.options.tokenizerUrl;
+}
+

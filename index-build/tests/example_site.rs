@@ -143,10 +143,11 @@ fn inspect_reports_damage_and_the_bundle_is_refused() {
 
     let manifest: serde_json::Value =
         serde_json::from_slice(&std::fs::read(copy.join(MANIFEST_FILE)).unwrap()).unwrap();
-    let lexical = copy.join(manifest["files"]["lexical"]["name"].as_str().unwrap());
-    let mut bytes = std::fs::read(&lexical).unwrap();
+    // The chunk table: read at open by every search (format 2 has no single lexical file).
+    let table = copy.join(manifest["files"]["chunk_table"]["name"].as_str().unwrap());
+    let mut bytes = std::fs::read(&table).unwrap();
     bytes[10] ^= 1;
-    std::fs::write(&lexical, bytes).unwrap();
+    std::fs::write(&table, bytes).unwrap();
     let damaged = lectern(&["inspect", copy.to_str().unwrap()]);
     assert!(!damaged.status.success());
     assert!(String::from_utf8_lossy(&damaged.stdout).contains("checksum"));

@@ -30,13 +30,40 @@ pub const FORMAT_VERSION: u16 = 1;
 const MIN_TERM_BYTES: usize = 4; // prefix, suffix length, one suffix byte, doc_freq
 const MIN_POSTING_BYTES: usize = 2; // gap, tf
 
+/// The header both lexical formats start with (this index and its term shards): magic,
+/// format version, tokenizer version.
+pub(super) fn write_header(out: &mut Vec<u8>, magic: [u8; 4], version: u16) {
+    out.extend_from_slice(&magic);
+    out.extend_from_slice(&version.to_le_bytes());
+    out.extend_from_slice(&TOKENIZER_VERSION.to_le_bytes());
+}
+
+/// Reads [`write_header`]'s header, refusing another magic, format or tokenizer version.
+pub(super) fn read_header(
+    reader: &mut ByteReader,
+    magic: [u8; 4],
+    version: u16,
+    what: &'static str,
+) -> Result<(), LexicalError> {
+    if reader.array::<4>(what).map_err(|_| LexicalError::NotAnIndex)? != magic {
+        return Err(LexicalError::NotAnIndex);
+    }
+    let found = reader.u16_le(what)?;
+    if found != version {
+        return Err(LexicalError::UnsupportedVersion { found, expected: version });
+    }
+    let tokenizer = reader.u16_le(what)?;
+    if tokenizer != TOKENIZER_VERSION {
+        return Err(LexicalError::TokenizerMismatch { found: tokenizer, expected: TOKENIZER_VERSION });
+    }
+    Ok(())
+}
+
 impl LexicalIndex {
     /// Serializes the index (see the module docs for the layout).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(32 + self.doc_lengths.len() * 2 + self.term_text.len() + self.postings.len());
-        out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        out.extend_from_slice(&TOKENIZER_VERSION.to_le_bytes());
+        write_header(&mut out, MAGIC, FORMAT_VERSION);
         out.extend_from_slice(&self.params.k1.to_le_bytes());
         out.extend_from_slice(&self.params.b.to_le_bytes());
         write_u32(&mut out, self.title_boost);
@@ -65,17 +92,7 @@ impl LexicalIndex {
     /// from another format or tokenizer version, or with trailing bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, LexicalError> {
         let mut reader = ByteReader::new(bytes);
-        if reader.array::<4>("the header").map_err(|_| LexicalError::NotAnIndex)? != MAGIC {
-            return Err(LexicalError::NotAnIndex);
-        }
-        let version = reader.u16_le("the header")?;
-        if version != FORMAT_VERSION {
-            return Err(LexicalError::UnsupportedVersion { found: version, expected: FORMAT_VERSION });
-        }
-        let tokenizer = reader.u16_le("the header")?;
-        if tokenizer != TOKENIZER_VERSION {
-            return Err(LexicalError::TokenizerMismatch { found: tokenizer, expected: TOKENIZER_VERSION });
-        }
+        read_header(&mut reader, MAGIC, FORMAT_VERSION, "the header")?;
         let params = Bm25Params { k1: reader.f32_le("the header")?, b: reader.f32_le("the header")? };
         params.validate().map_err(|e| LexicalError::Corrupt(format!("stored BM25 parameters: {e}")))?;
         let title_boost = reader.varint_u32("the header")?;

@@ -32,6 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use super::bm25::Bm25Params;
 use super::error::LexicalError;
+use super::format::{read_header, write_header};
 use super::index::{LexicalIndex, MAX_TITLE_BOOST};
 use super::tokenizer::{tokenize, MAX_TOKEN_BYTES, TOKENIZER_VERSION};
 use super::varint::{write_u32, write_u64, ByteReader};
@@ -266,9 +267,7 @@ impl LexicalIndex {
 
 fn finish_shard(first_term: String, count: u64, body: &[u8]) -> TermShard {
     let mut bytes = Vec::with_capacity(16 + body.len());
-    bytes.extend_from_slice(&SHARD_MAGIC);
-    bytes.extend_from_slice(&SHARD_FORMAT_VERSION.to_le_bytes());
-    bytes.extend_from_slice(&TOKENIZER_VERSION.to_le_bytes());
+    write_header(&mut bytes, SHARD_MAGIC, SHARD_FORMAT_VERSION);
     write_u64(&mut bytes, count);
     bytes.extend_from_slice(body);
     TermShard { first_term, bytes }
@@ -284,17 +283,7 @@ pub fn parse_term_shard(
     next: Option<&str>,
 ) -> Result<Vec<ShardTerm>, LexicalError> {
     let mut reader = ByteReader::new(bytes);
-    if reader.array::<4>("the shard header").map_err(|_| LexicalError::NotAnIndex)? != SHARD_MAGIC {
-        return Err(LexicalError::NotAnIndex);
-    }
-    let version = reader.u16_le("the shard header")?;
-    if version != SHARD_FORMAT_VERSION {
-        return Err(LexicalError::UnsupportedVersion { found: version, expected: SHARD_FORMAT_VERSION });
-    }
-    let tokenizer = reader.u16_le("the shard header")?;
-    if tokenizer != TOKENIZER_VERSION {
-        return Err(LexicalError::TokenizerMismatch { found: tokenizer, expected: TOKENIZER_VERSION });
-    }
+    read_header(&mut reader, SHARD_MAGIC, SHARD_FORMAT_VERSION, "the shard header")?;
     let count = reader.varint_u64("the shard header")?;
     let count = match usize::try_from(count) {
         Ok(c) if c.checked_mul(MIN_TERM_BYTES).is_some_and(|need| need <= reader.remaining()) => c,

@@ -23,11 +23,12 @@ pub struct Manifest {
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct ModelInfo {
-    /// sha256 over the ONNX and tokenizer bytes (see `embed::ModelFingerprint`).
+    /// sha256 over the model file and tokenizer bytes (see `embed::ModelFingerprint`).
     pub fingerprint: String,
     pub dims: usize,
-    /// The model and tokenizer, when the bundle carries them.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The model and tokenizer, when the bundle carries them. The model is the compact file
+    /// (`embed::compact`), under the key `weights`.
+    #[serde(default, rename = "weights", skip_serializing_if = "Option::is_none")]
     pub onnx: Option<FileEntry>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tokenizer: Option<FileEntry>,

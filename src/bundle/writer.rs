@@ -105,7 +105,7 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
 
     let (onnx, tokenizer) = match &input.model_files {
         Some(model) => {
-            (Some(add("model", "onnx", model.onnx.to_vec())), Some(add("tokenizer", "json", model.tokenizer.to_vec())))
+            (Some(add("model", "lcm", model.onnx.to_vec())), Some(add("tokenizer", "json", model.tokenizer.to_vec())))
         }
         None => (None, None),
     };

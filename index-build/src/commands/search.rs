@@ -151,5 +151,5 @@ fn load_embedder(
         tokenizer.verify(&tokenizer_bytes)?;
         return Ok(Embedder::from_bytes(&onnx_bytes, &tokenizer_bytes)?);
     }
-    Ok(ModelFiles::in_dir(model_dir, ModelVariant::Int8).load()?)
+    Ok(ModelFiles::in_dir(model_dir, ModelVariant::Compact).load()?)
 }

@@ -82,6 +82,8 @@ pub fn is_compact(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
+/// The file's bytes (the converter's, natively; the browser only reads).
+#[cfg(any(test, not(all(target_arch = "wasm32", target_os = "unknown"))))]
 pub fn write(container: &Container) -> Vec<u8> {
     let mut body = Vec::new();
     body.extend_from_slice(&(container.graph.len() as u32).to_le_bytes());

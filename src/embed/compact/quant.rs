@@ -1,9 +1,11 @@
 //! Groupwise symmetric quantisation: a matrix's rows are cut into groups of `group`
 //! consecutive values, each stored as `bits`-bit signed codes times one f16 scale.
 
+#[cfg(any(test, not(all(target_arch = "wasm32", target_os = "unknown"))))]
 use tract_onnx::prelude::f16;
 
 /// Lowest and highest code of a `bits`-bit signed integer.
+#[cfg(any(test, not(all(target_arch = "wasm32", target_os = "unknown"))))]
 pub fn code_range(bits: u8) -> (i32, i32) {
     let half = 1i32 << (bits - 1);
     (-half, half - 1)
@@ -13,6 +15,7 @@ pub fn code_range(bits: u8) -> (i32, i32) {
 /// (one per group, row-major) and signed codes. Each group's scale is chosen among a fixed
 /// set of fractions of its largest magnitude as the one with the least squared error, so
 /// the output is deterministic. `cols` must be a multiple of `group`.
+#[cfg(any(test, not(all(target_arch = "wasm32", target_os = "unknown"))))]
 pub fn quantize(values: &[f32], cols: usize, group: usize, bits: u8) -> (Vec<f16>, Vec<i8>) {
     let (lo, hi) = code_range(bits);
     let mut scales = Vec::with_capacity(values.len() / group.max(1));
@@ -48,6 +51,7 @@ pub fn quantize(values: &[f32], cols: usize, group: usize, bits: u8) -> (Vec<f16
 }
 
 /// Packs signed `bits`-bit codes, offset to unsigned, into a little-endian bit stream.
+#[cfg(any(test, not(all(target_arch = "wasm32", target_os = "unknown"))))]
 pub fn pack(codes: &[i8], bits: u8) -> Vec<u8> {
     let offset = 1i32 << (bits - 1);
     let mut out = Vec::with_capacity(packed_len(codes.len(), bits));

@@ -1,6 +1,6 @@
 /** The folder to pass as $LECTERN_MODEL_DIR or `lectern build --model-dir`. */
 export const dir: string;
-/** The encoder in Lectern's compact format (4/6-bit weights; decoded by Lectern to ONNX). */
+/** The encoder in Lectern's compact format (4-bit word table, int8 layers; decoded by Lectern to ONNX). */
 export const model: string;
 /** The Hugging Face tokenizer. */
 export const tokenizer: string;

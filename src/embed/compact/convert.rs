@@ -12,7 +12,7 @@ use tract_onnx::pb;
 use tract_onnx::prelude::Framework;
 
 /// The scheme the shipped model uses (BENCHMARKS.md, "A compact model on the wire").
-pub const DEFAULT_SCHEME: &str = "words=q4g32,positions=q8,layers=q6g32";
+pub const DEFAULT_SCHEME: &str = "words=q4g32,positions=q8,layers=q8";
 
 /// How one class of f32 weights is stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -32,7 +32,7 @@ fn time(embed: impl Fn() -> usize) -> Stats {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     use lectern::embed::{ModelFiles, ModelVariant};
     let texts: BenchTexts = serde_json::from_str(include_str!("bench/texts.json"))?;
-    let files = ModelFiles::in_dir(&ModelFiles::default_dir(), ModelVariant::Int8);
+    let files = ModelFiles::in_dir(&ModelFiles::default_dir(), ModelVariant::Compact);
     let (onnx, tokenizer) = files.read()?;
     let start = Instant::now();
     let embedder = lectern::embed::Embedder::from_bytes(&onnx, &tokenizer)?;
@@ -42,7 +42,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let query = time(|| embedder.embed(&texts.query).map(|v| v.len()).unwrap_or(0));
     let passage = time(|| embedder.embed(&texts.passage).map(|v| v.len()).unwrap_or(0));
     let report = serde_json::json!({
-        "engine": "lectern native (tract, int8 weights)",
+        "engine": "lectern native (tract, compact weights)",
         "load_ms": load_ms,
         "query": { "tokens": query_tokens, "stats": query },
         "passage": { "tokens": passage_tokens, "stats": passage },

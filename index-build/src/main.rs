@@ -30,6 +30,8 @@ enum Command {
     Inspect(commands::inspect::InspectArgs),
     /// Measure retrieval on labelled questions: hit@1/3/5, MRR, nDCG@10, refusals, misses.
     Eval(commands::eval::EvalArgs),
+    /// Write the compact model file (low-bit weights) from the ONNX export.
+    CompactModel(commands::compact_model::CompactModelArgs),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         Command::Search(args) => commands::search::run(args),
         Command::Inspect(args) => commands::inspect::run(args),
         Command::Eval(args) => commands::eval::run(args),
+        Command::CompactModel(args) => commands::compact_model::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

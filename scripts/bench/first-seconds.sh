@@ -67,7 +67,7 @@ fi
 inputs="$( {
   find pkg www/docusaurus-plugin-lectern/src www/example/docs www/example/src www/example/static -type f -print0 | sort -z | xargs -0 sha256sum
   sha256sum www/example/docusaurus.config.js www/example/sidebars.js www/example/package-lock.json "$LECTERN_BIN" \
-    "$LECTERN_MODEL_DIR/model-int8.onnx" "$LECTERN_MODEL_DIR/tokenizer.json"
+    "$LECTERN_MODEL_DIR/model-compact.lcm" "$LECTERN_MODEL_DIR/model-int8.onnx" "$LECTERN_MODEL_DIR/tokenizer.json"
 } | sed 's/  .*\//  /' | sha256sum | cut -c1-16)"
 if [ "$(cat "$site/.inputs" 2>/dev/null)" != "$inputs" ]; then
   step "first seconds: docusaurus build of the example site with the plugin"

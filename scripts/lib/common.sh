@@ -90,7 +90,7 @@ stop_asset_server() {
 run_wasm_tests() {
   local dir="$1"
   shift
-  ln -sf "$LECTERN_MODEL_DIR/model-int8.onnx" "$LECTERN_MODEL_DIR/tokenizer.json" "$dir/"
+  ln -sf "$LECTERN_MODEL_DIR/model-compact.lcm" "$LECTERN_MODEL_DIR/tokenizer.json" "$dir/"
   start_asset_server "$dir"
   WASM_BINDGEN_TEST_WEBDRIVER_JSON="$(webdriver_json)" WASM_BINDGEN_TEST_TIMEOUT=300 \
     LECTERN_TEST_ASSETS="$ASSET_URL" \

@@ -28,12 +28,13 @@ pub struct Manifest {
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct ModelInfo {
-    /// sha256 over the ONNX and tokenizer bytes (see `embed::ModelFingerprint`).
+    /// sha256 over the model file and tokenizer bytes (see `embed::ModelFingerprint`).
     pub fingerprint: String,
     pub dims: usize,
-    /// The model and tokenizer, when the bundle carries them.
+    /// The model and tokenizer, when the bundle carries them. The model is the compact file
+    /// (`embed::compact`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub onnx: Option<FileEntry>,
+    pub weights: Option<FileEntry>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tokenizer: Option<FileEntry>,
 }
@@ -180,7 +181,7 @@ impl Manifest {
         let mut files = vec![&self.files.chunk_table, &self.files.dense];
         files.extend(self.files.terms.iter().map(|p| &p.file));
         files.extend(self.files.chunks.iter().map(|p| &p.file));
-        files.extend(self.model.onnx.iter().chain(self.model.tokenizer.iter()));
+        files.extend(self.model.weights.iter().chain(self.model.tokenizer.iter()));
         files
     }
 

@@ -148,9 +148,9 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
         });
     }
 
-    let (onnx, tokenizer) = match &input.model_files {
+    let (weights, tokenizer) = match &input.model_files {
         Some(model) => {
-            (Some(add("model", "onnx", model.onnx.to_vec())), Some(add("tokenizer", "json", model.tokenizer.to_vec())))
+            (Some(add("model", "lcm", model.onnx.to_vec())), Some(add("tokenizer", "json", model.tokenizer.to_vec())))
         }
         None => (None, None),
     };
@@ -159,7 +159,7 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
         format: FORMAT_NAME.to_string(),
         format_version: FORMAT_VERSION,
         created_by: format!("lectern {}", env!("CARGO_PKG_VERSION")),
-        model: ModelInfo { fingerprint: input.model_fingerprint.to_string(), dims: input.dims, onnx, tokenizer },
+        model: ModelInfo { fingerprint: input.model_fingerprint.to_string(), dims: input.dims, weights, tokenizer },
         site: input.site,
         counts: Counts {
             pages: input.pages,

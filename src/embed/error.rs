@@ -21,6 +21,13 @@ pub enum EmbedError {
     Unreadable { path: String, reason: String },
     #[error("the ONNX model could not be loaded (is the file complete and an ONNX model?): {0}")]
     ModelInvalid(String),
+    #[error("the compact model file is damaged (reinstall the model package, or rebuild the site): {0}")]
+    ModelCorrupt(String),
+    #[error(
+        "the compact model file has format version {found}; this Lectern reads version {supported}: use the model \
+         package of this Lectern release"
+    )]
+    ModelVersion { found: u32, supported: u32 },
     #[error("the model has an input `{0}` that a BERT encoder does not have")]
     UnsupportedInput(String),
     #[error("the tokenizer could not be loaded (expected a Hugging Face tokenizer.json): {0}")]

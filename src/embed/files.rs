@@ -3,10 +3,13 @@
 use super::{EmbedError, Embedder};
 use std::path::{Path, PathBuf};
 
-/// The two encodings of the model that `scripts/setup.sh model` writes.
+/// The encodings of the model that `scripts/setup.sh model` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ModelVariant {
-    /// Weight-only int8 (23 MB): what the browser downloads and what indexes are built with.
+    /// Lectern's compact file (low-bit weights, `embed::compact`): what the browser downloads
+    /// and what indexes are built with.
+    Compact,
+    /// Weight-only int8 ONNX (23 MB): the previous shipped model, kept for comparison.
     Int8,
     /// The reference f32 weights (90 MB): for parity checks.
     F32,
@@ -15,6 +18,7 @@ pub enum ModelVariant {
 impl ModelVariant {
     pub fn file_name(self) -> &'static str {
         match self {
+            ModelVariant::Compact => "model-compact.lcm",
             ModelVariant::Int8 => "model-int8.onnx",
             ModelVariant::F32 => "model-f32.onnx",
         }

@@ -8,7 +8,9 @@ use std::fmt;
 pub struct ModelFingerprint(String);
 
 impl ModelFingerprint {
-    /// `sha256:` + the first 16 bytes (hex) of sha256(sha256(onnx) ‖ sha256(tokenizer)).
+    /// `sha256:` + the first 16 bytes (hex) of sha256(sha256(model) ‖ sha256(tokenizer)), where
+    /// the model is the file the browser downloads: the compact file, whose decoding is
+    /// fixed by its format version, so the hash covers the weights that run.
     pub fn of(onnx: &[u8], tokenizer_json: &[u8]) -> Self {
         let mut outer = Sha256::new();
         outer.update(Sha256::digest(onnx));

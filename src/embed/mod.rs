@@ -2,6 +2,7 @@
 //! encoder, attention-masked mean pooling and L2 normalisation — the same code natively
 //! (index build) and in wasm (the reader's question).
 
+pub mod compact;
 mod error;
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 mod files;
@@ -57,7 +58,8 @@ pub struct Embedder {
 }
 
 impl Embedder {
-    /// Loads a model for one-text-at-a-time use (the browser's questions).
+    /// Loads a model for one-text-at-a-time use (the browser's questions). `onnx` is a
+    /// compact model file ([`compact`]) or an ONNX file.
     pub fn from_bytes(onnx: &[u8], tokenizer_json: &[u8]) -> Result<Self, EmbedError> {
         Self::load(onnx, tokenizer_json, false)
     }
@@ -72,11 +74,14 @@ impl Embedder {
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         wasm_gemm::register();
         let invalid = |e: TractError| EmbedError::ModelInvalid(format!("{e:#}"));
-        let model = tract_onnx::onnx()
-            .model_for_read(&mut &onnx[..])
-            .and_then(|m| m.into_typed())
-            .and_then(|m| m.into_decluttered())
-            .map_err(invalid)?;
+        // The compact file (what ships) decodes to the ONNX proto; a plain ONNX file (the f32
+        // parity reference) is read as it is.
+        let model = if compact::is_compact(onnx) {
+            tract_onnx::onnx().model_for_proto_model(&compact::decode(onnx)?)
+        } else {
+            tract_onnx::onnx().model_for_read(&mut &onnx[..])
+        };
+        let model = model.and_then(|m| m.into_typed()).and_then(|m| m.into_decluttered()).map_err(invalid)?;
         let inputs = encoder_inputs(&model)?;
         // A batch has at least one text and a text at least one token. Without this tract
         // cannot prove that an elementwise op over [batch, sequence, 1536] is large enough for

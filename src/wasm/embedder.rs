@@ -9,8 +9,8 @@ use wasm_bindgen::prelude::*;
 /// The model + tokenizer content fingerprint (`sha256:…`) that a bundle's manifest names:
 /// hashes only, so a mismatch is found before the model is built.
 #[wasm_bindgen(js_name = modelFingerprint)]
-pub fn model_fingerprint(onnx: &[u8], tokenizer_json: &[u8]) -> String {
-    ModelFingerprint::of(onnx, tokenizer_json).to_string()
+pub fn model_fingerprint(model: &[u8], tokenizer_json: &[u8]) -> String {
+    ModelFingerprint::of(model, tokenizer_json).to_string()
 }
 
 /// Embeds questions in the browser with the same model the index was built with.
@@ -19,10 +19,11 @@ pub struct Embedder(embed::Embedder);
 
 #[wasm_bindgen]
 impl Embedder {
-    /// Builds the embedder from the ONNX model and tokenizer.json bytes (about a second).
+    /// Builds the embedder from the compact model file (decoded here, `embed::compact`; an
+    /// ONNX file also works) and tokenizer.json bytes (about a second).
     #[wasm_bindgen(constructor)]
-    pub fn new(onnx: &[u8], tokenizer_json: &[u8]) -> Result<Embedder, JsError> {
-        embed::Embedder::from_bytes(onnx, tokenizer_json).map(Embedder).map_err(embed_error)
+    pub fn new(model: &[u8], tokenizer_json: &[u8]) -> Result<Embedder, JsError> {
+        embed::Embedder::from_bytes(model, tokenizer_json).map(Embedder).map_err(embed_error)
     }
 
     /// A unit-length 384-float embedding of `text`.

@@ -137,6 +137,8 @@ pub fn embed_error(err: EmbedError) -> JsError {
         EmbedError::ModelInvalid(_) | EmbedError::UnsupportedInput(_) | EmbedError::WrongDimension { .. } => {
             js_error(Code::ModelUnavailable, err, Some("MODEL_INVALID"))
         }
+        EmbedError::ModelCorrupt(_) => js_error(Code::ModelUnavailable, err, Some("MODEL_CORRUPT")),
+        EmbedError::ModelVersion { .. } => js_error(Code::ModelUnavailable, err, Some("WRONG_VERSION")),
         EmbedError::TokenizerInvalid(_) | EmbedError::TokenizerUnsupported(_) => {
             js_error(Code::ModelUnavailable, err, Some("TOKENIZER_INVALID"))
         }

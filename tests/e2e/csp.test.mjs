@@ -55,9 +55,9 @@ test("under a strict CSP the widget loads its worker and wasm, searches semantic
   await page.click(".lectern-launcher");
   await page.waitForSelector(".lectern-panel textarea");
   await waitForIndex(page);
-  // The model (wasm + ONNX) is ready when the panel's status lines are gone.
+  // The model (wasm + compact model file) is ready when the panel's status lines are gone.
   await page.waitForFunction(() => !document.querySelector(".lectern-panel [data-lectern-status]"), null, { timeout: 120000 });
-  const model = env.site.requests().find((r) => /\/model\.[0-9a-f]{12}\.onnx$/.test(r.path));
+  const model = env.site.requests().find((r) => /\/model\.[0-9a-f]{12}\.lcm$/.test(r.path));
   assert.equal(model?.status, 200, "the worker fetched the model (semantic search is on)");
   await ask(page, QUESTION);
   const answer = page.locator(".lectern-message--assistant").last();

@@ -24,6 +24,7 @@ const TYPES = {
   ".svg": "image/svg+xml",
   ".xml": "application/xml",
   ".onnx": "application/octet-stream",
+  ".lcm": "application/octet-stream",
   ".bin": "application/octet-stream",
 };
 

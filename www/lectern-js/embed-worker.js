@@ -1,9 +1,10 @@
 // The embedder's own worker, started by the search worker (worker.js): building the model
 // takes seconds (more on a phone), and here it never holds up a keyword search. It owns the
-// embedder module (tract + tokenizer). Requests {id, type, ...} -> {id, ok, result | error}:
+// embedder module (the compact model's decoder, tract, the tokenizer). Requests {id, type, ...} -> {id, ok, result | error}:
 //
 //   start {cacheName}          compile the module (while the model downloads)
-//   load {onnx, tokenizer}     keep the model's bytes; result: their fingerprint
+//   load {weights, tokenizer}  keep the model's bytes (the compact model file, decoded by
+//                              the module when built); result: their fingerprint
 //   build                      build the embedder from them; result: ms
 //   embed {text}               result: the unit vector (Float32Array)
 //
@@ -43,16 +44,16 @@ const handlers = {
     return start(cacheName).then(() => true);
   },
   /** Keeps the model's bytes and answers with their fingerprint, to check before building. */
-  async load({ onnx, tokenizer, cacheName }) {
+  async load({ weights, tokenizer, cacheName }) {
     await start(cacheName);
-    model = { onnx, tokenizer };
-    return modelFingerprint(onnx, tokenizer);
+    model = { weights, tokenizer };
+    return modelFingerprint(weights, tokenizer);
   },
   /** Builds the embedder from the loaded bytes (seconds: why it has this worker); its ms. */
   build() {
     if (!model) throw lectError("MODEL_UNAVAILABLE", "No model was loaded", "NOT_LOADED");
     const t0 = performance.now();
-    embedder = new Embedder(model.onnx, model.tokenizer);
+    embedder = new Embedder(model.weights, model.tokenizer);
     model = null;
     return Math.round(performance.now() - t0);
   },

@@ -76,25 +76,25 @@ function loadModel() {
   state.model = (async () => {
     const started = performance.now();
     const { model, files } = state.manifest;
-    const onnxUrl = state.options.modelUrl ?? (model.onnx && fileUrl(model.onnx));
+    const modelUrl = state.options.modelUrl ?? (model.weights && fileUrl(model.weights));
     const tokenizerUrl = state.options.tokenizerUrl ?? (model.tokenizer && fileUrl(model.tokenizer));
-    if (!onnxUrl || !tokenizerUrl) {
+    if (!modelUrl || !tokenizerUrl) {
       throw lectError("MODEL_UNAVAILABLE", "The search index does not carry the model: pass modelUrl and tokenizerUrl to Lectern.open", "NO_MODEL");
     }
     const sizeOf = (override, entry) => (override ? 0 : entry?.bytes ?? 0);
-    const total = files.dense.bytes + sizeOf(state.options.modelUrl, model.onnx) + sizeOf(state.options.tokenizerUrl, model.tokenizer);
+    const total = files.dense.bytes + sizeOf(state.options.modelUrl, model.weights) + sizeOf(state.options.tokenizerUrl, model.tokenizer);
     const track = tracker("model", total);
     const get = (url) => fetchFile(url, "MODEL_UNAVAILABLE", track);
     const denseUrl = fileUrl(files.dense);
     embedWorker = startEmbedWorker();
     // The module compiles there while the model downloads here.
     embedWorker.request("start", { cacheName: cacheName() }).catch(() => {});
-    let [onnx, tokenizer, dense] = await Promise.all([get(onnxUrl), get(tokenizerUrl), fetchFile(denseUrl, "INDEX_UNAVAILABLE", track)]);
+    let [weights, tokenizer, dense] = await Promise.all([get(modelUrl), get(tokenizerUrl), fetchFile(denseUrl, "INDEX_UNAVAILABLE", track)]);
     const r = state.retriever;
     // The bytes move to the embedder's worker (no copy); the fingerprint comes back.
     const check = async () => {
-      const fingerprint = await embedWorker.request("load", { onnx: onnx.bytes, tokenizer: tokenizer.bytes, cacheName: cacheName() }, [
-        onnx.bytes.buffer,
+      const fingerprint = await embedWorker.request("load", { weights: weights.bytes, tokenizer: tokenizer.bytes, cacheName: cacheName() }, [
+        weights.bytes.buffer,
         tokenizer.bytes.buffer,
       ]);
       wasm(() => r.checkModel(fingerprint));
@@ -103,9 +103,9 @@ function loadModel() {
       await check();
     } catch (e) {
       // A stale cached copy of a model served under a fixed URL: fetch it again, once.
-      if (e?.code !== "MODEL_MISMATCH" || !(onnx.fromCache || tokenizer.fromCache)) throw e;
-      await evict([onnx, tokenizer]);
-      [onnx, tokenizer] = await Promise.all([get(onnxUrl), get(tokenizerUrl)]);
+      if (e?.code !== "MODEL_MISMATCH" || !(weights.fromCache || tokenizer.fromCache)) throw e;
+      await evict([weights, tokenizer]);
+      [weights, tokenizer] = await Promise.all([get(modelUrl), get(tokenizerUrl)]);
       await check();
     }
     try {

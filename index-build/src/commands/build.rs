@@ -21,7 +21,7 @@ pub struct BuildArgs {
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     json: bool,
-    /// Folder holding model-int8.onnx and tokenizer.json.
+    /// Folder holding model-compact.lcm and tokenizer.json.
     #[arg(long, default_value_os_t = ModelFiles::default_dir())]
     model_dir: PathBuf,
     /// Do not copy the model and tokenizer into the bundle (the site serves them elsewhere).
@@ -82,7 +82,7 @@ pub fn run(args: BuildArgs) -> CommandResult {
     let mut summary = if args.no_embed {
         build_bundle(&report, &StandInEmbedder, None, &args.out, shards, on_progress)?
     } else {
-        let (onnx, tokenizer) = ModelFiles::in_dir(&args.model_dir, ModelVariant::Int8).read()?;
+        let (onnx, tokenizer) = ModelFiles::in_dir(&args.model_dir, ModelVariant::Compact).read()?;
         // One text per run, on one thread per core: with the sequence symbol asserted this is
         // 2.4x faster than padded batches of 16 (scripts/bench/build.sh, BENCHMARKS.md).
         let embedder = Embedder::from_bytes(&onnx, &tokenizer)?;

@@ -16,10 +16,10 @@ pub struct EmbedArgs {
     /// Print `{"model", "dims", "vector"}` as JSON.
     #[arg(long)]
     json: bool,
-    /// Folder holding model-int8.onnx / model-f32.onnx and tokenizer.json.
+    /// Folder holding model-compact.lcm / model-f32.onnx and tokenizer.json.
     #[arg(long, default_value_os_t = ModelFiles::default_dir())]
     model_dir: PathBuf,
-    /// Use the f32 reference model instead of the int8 one indexes are built with.
+    /// Use the f32 reference model instead of the compact one indexes are built with.
     #[arg(long)]
     f32: bool,
 }
@@ -32,7 +32,7 @@ struct Embedding<'a> {
 }
 
 pub fn run(args: EmbedArgs) -> CommandResult {
-    let variant = if args.f32 { ModelVariant::F32 } else { ModelVariant::Int8 };
+    let variant = if args.f32 { ModelVariant::F32 } else { ModelVariant::Compact };
     let embedder = ModelFiles::in_dir(&args.model_dir, variant).load()?;
     let texts = match (&args.text, &args.file) {
         (Some(text), _) => vec![text.clone()],

@@ -105,7 +105,7 @@ pub fn run(args: EvalArgs) -> CommandResult {
     }
     let requirements: Vec<Requirement> =
         args.requirements.iter().map(|r| Requirement::parse(r)).collect::<Result<_, _>>()?;
-    let embedder = ModelFiles::in_dir(&args.model_dir, ModelVariant::Int8).load()?;
+    let embedder = ModelFiles::in_dir(&args.model_dir, ModelVariant::Compact).load()?;
     let bundle_dir = bundle_for(&args.target, &args.model_dir)?;
     let LoadedBundle { manifest, chunks, mut lexical, dense, texts } =
         load_dir(&bundle_dir).map_err(|e| format!("{}: {e}", bundle_dir.display()))?;
@@ -208,7 +208,7 @@ fn bundle_for(target: &Path, model_dir: &Path) -> Result<PathBuf, Box<dyn std::e
     let name = canonical.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "site".into());
     let digest = lectern::bundle::sha256_hex(canonical.to_string_lossy().as_bytes());
     let out = cache_dir().join("eval").join(format!("{name}-{}", &digest[..12]));
-    let (onnx, tokenizer) = ModelFiles::in_dir(model_dir, ModelVariant::Int8).read()?;
+    let (onnx, tokenizer) = ModelFiles::in_dir(model_dir, ModelVariant::Compact).read()?;
     let embedder = Embedder::from_bytes(&onnx, &tokenizer)?;
     let summary = build_bundle(&report, &embedder, None, &out, super::build::ShardSizes::default(), |_, _| {})?;
     eprintln!(

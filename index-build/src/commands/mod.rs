@@ -4,6 +4,7 @@ pub mod build;
 #[cfg(test)]
 mod build_tests;
 pub mod chunks;
+pub mod compact_model;
 pub mod embed;
 pub mod eval;
 pub mod inspect;

@@ -144,12 +144,12 @@ fn load_embedder(
     model_dir: &Path,
 ) -> Result<Embedder, Box<dyn std::error::Error>> {
     let model = &bundle.manifest.model;
-    if let (Some(onnx), Some(tokenizer)) = (&model.onnx, &model.tokenizer) {
-        let onnx_bytes = std::fs::read(index.join(&onnx.name))?;
+    if let (Some(weights), Some(tokenizer)) = (&model.weights, &model.tokenizer) {
+        let weights_bytes = std::fs::read(index.join(&weights.name))?;
         let tokenizer_bytes = std::fs::read(index.join(&tokenizer.name))?;
-        onnx.verify(&onnx_bytes)?;
+        weights.verify(&weights_bytes)?;
         tokenizer.verify(&tokenizer_bytes)?;
-        return Ok(Embedder::from_bytes(&onnx_bytes, &tokenizer_bytes)?);
+        return Ok(Embedder::from_bytes(&weights_bytes, &tokenizer_bytes)?);
     }
-    Ok(ModelFiles::in_dir(model_dir, ModelVariant::Int8).load()?)
+    Ok(ModelFiles::in_dir(model_dir, ModelVariant::Compact).load()?)
 }

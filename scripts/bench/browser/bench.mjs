@@ -4,7 +4,8 @@
 //
 //   LECTERN_PKG_DIR          Lectern's package (pkg/)
 //   LECTERN_BENCH_BUNDLE     the sample bundle (`lectern build www/example`)
-//   LECTERN_MODEL_DIR        model-int8.onnx and tokenizer.json (the same bytes as the bundle's)
+//   LECTERN_MODEL_DIR        model-compact.lcm and tokenizer.json (the same bytes as the bundle's), and
+//                            model-int8.onnx, the same weights in transformers.js's form
 //   LECTERN_VARIANTS         optional: name=dir,... other builds of pkg/ (e.g. relaxed=/tmp/pkg-relaxed),
 //                            measured beside pkg/ in the warm-embedding page; a name containing
 //                            "relaxed" is skipped when the browser does not validate relaxed SIMD
@@ -83,11 +84,11 @@ const PASSAGE = JSON.parse(readFileSync(path.join(root, "examples/bench/texts.js
 const manifest = JSON.parse(readFileSync(path.join(cfg.bundleDir, "manifest.json"), "utf8"));
 const sha = (file) => createHash("sha256").update(readFileSync(file)).digest("hex");
 {
-  // Both stacks must load the same model bytes: the bundle's copy and the model folder's.
-  const bundleModel = manifest.model?.onnx?.name;
+  // Lectern must load the model folder's compact file (transformers.js its int8 ONNX).
+  const bundleModel = manifest.model?.weights?.name;
   if (!bundleModel) fail(`the bundle ${cfg.bundleDir} carries no model (built with --no-model?)`);
-  if (sha(path.join(cfg.bundleDir, bundleModel)) !== sha(path.join(cfg.modelDir, "model-int8.onnx"))) {
-    fail(`${bundleModel} in the bundle is not ${cfg.modelDir}/model-int8.onnx: rebuild the bundle`);
+  if (sha(path.join(cfg.bundleDir, bundleModel)) !== sha(path.join(cfg.modelDir, "model-compact.lcm"))) {
+    fail(`${bundleModel} in the bundle is not ${cfg.modelDir}/model-compact.lcm: rebuild the bundle`);
   }
   if (sha(path.join(cfg.bundleDir, manifest.model.tokenizer.name)) !== sha(path.join(cfg.modelDir, "tokenizer.json"))) {
     fail(`the bundle's tokenizer is not ${cfg.modelDir}/tokenizer.json: rebuild the bundle`);
@@ -408,7 +409,7 @@ async function main() {
   // Bundle format 2: shards are named by the catalog pages the manifest names.
   const pages = [...manifest.files.terms, ...manifest.files.chunks];
   const shards = pages.flatMap((p) => JSON.parse(readFileSync(path.join(cfg.bundleDir, p.name), "utf8"))).flatMap((s) => (s.meta ? [s.meta, s.text] : [s]));
-  const bundleFiles = [manifest.files.chunk_table, manifest.files.dense, ...pages, ...shards, manifest.model.onnx, manifest.model.tokenizer];
+  const bundleFiles = [manifest.files.chunk_table, manifest.files.dense, ...pages, ...shards, manifest.model.weights, manifest.model.tokenizer];
   await server.warm([
     ...readdirSync(cfg.pkgDir).filter((f) => f.endsWith(".js")).map((f) => `/pkg/${f}`),
     ...wasmFiles.map((f) => `/pkg/${f}`),
@@ -433,7 +434,7 @@ async function main() {
   }), RELAXED_PROBE);
   await probe.context.close();
 
-  const modelArgs = { modelUrl: `/bundle/${manifest.model.onnx.name}`, tokenizerUrl: `/bundle/${manifest.model.tokenizer.name}` };
+  const modelArgs = { modelUrl: `/bundle/${manifest.model.weights.name}`, tokenizerUrl: `/bundle/${manifest.model.tokenizer.name}` };
   const engines = {
     lectern: { url: "/page/lectern-embed-worker.js?pkg=/pkg/", args: modelArgs },
     tjs: { url: "/page/tjs-worker.js", args: { threads: 1 } },

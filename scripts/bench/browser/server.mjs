@@ -46,6 +46,7 @@ export const TYPES = {
   ".svg": "image/svg+xml",
   ".wasm": "application/wasm",
   ".onnx": "application/octet-stream",
+  ".lcm": "application/octet-stream",
   ".bin": "application/octet-stream",
   ".png": "image/png",
   ".ico": "image/x-icon",

@@ -159,3 +159,26 @@ fn corrupt_or_truncated_files_are_typed_errors() {
     let bad_tokenizer = Embedder::from_bytes(&onnx, b"{\"not\": \"a tokenizer\"}").err().expect("must fail");
     assert!(matches!(bad_tokenizer, EmbedError::TokenizerInvalid(_)), "{bad_tokenizer}");
 }
+
+#[test]
+fn a_head_with_only_a_questions_word_shards_embeds_it_as_the_whole_file_does() {
+    let files = ModelFiles::in_dir(&ModelFiles::default_dir(), ModelVariant::Compact);
+    let (model, tokenizer) = files.read().expect("model installed");
+    let (head, shards) = lectern::embed::compact::split(&model).expect("a whole compact file");
+    let mut from_head = Embedder::from_bytes(&head, &tokenizer).expect("the head loads alone");
+    assert_eq!(from_head.fingerprint(), shipped().fingerprint(), "the head carries the model's identity");
+    let question = "How do ROS 2 nodes discover each other?";
+    let missing = from_head.missing_word_shards(question).unwrap();
+    assert!(!missing.is_empty() && missing.len() <= 12, "{missing:?} of {} shards", shards.len());
+    assert!(matches!(from_head.embed(question), Err(EmbedError::WordsMissing(m)) if m == missing));
+    for &i in &missing {
+        from_head.add_word_shard(i, &shards[i]).unwrap();
+    }
+    assert!(from_head.missing_word_shards(question).unwrap().is_empty());
+    assert!(shipped().missing_word_shards(question).unwrap().is_empty(), "a whole file has every shard");
+    // Bit for bit: the same codes and scales, looked up instead of gathered by the graph.
+    assert_eq!(from_head.embed(question).unwrap(), shipped().embed(question).unwrap());
+    // A shard at another index is refused.
+    let other = (0..shards.len()).find(|i| !missing.contains(i)).unwrap();
+    assert!(matches!(from_head.add_word_shard(missing[0], &shards[other]), Err(EmbedError::ModelCorrupt(_))));
+}

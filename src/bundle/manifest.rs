@@ -31,10 +31,13 @@ pub struct ModelInfo {
     /// sha256 over the model file and tokenizer bytes (see `embed::ModelFingerprint`).
     pub fingerprint: String,
     pub dims: usize,
-    /// The model and tokenizer, when the bundle carries them. The model is the compact file
-    /// (`embed::compact`).
+    /// The model and tokenizer, when the bundle carries them. The model is the compact file's
+    /// head (`embed::compact`): its graph and layers, and the checksums of its word table's
+    /// shards, which `words` (a catalog page, in table order) lists.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weights: Option<FileEntry>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub words: Option<FileEntry>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tokenizer: Option<FileEntry>,
 }
@@ -181,7 +184,7 @@ impl Manifest {
         let mut files = vec![&self.files.chunk_table, &self.files.dense];
         files.extend(self.files.terms.iter().map(|p| &p.file));
         files.extend(self.files.chunks.iter().map(|p| &p.file));
-        files.extend(self.model.weights.iter().chain(self.model.tokenizer.iter()));
+        files.extend(self.model.weights.iter().chain(self.model.words.iter()).chain(self.model.tokenizer.iter()));
         files
     }
 

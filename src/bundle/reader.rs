@@ -17,6 +17,11 @@ impl BundleReader {
         Ok(BundleReader { manifest: Manifest::parse(manifest_bytes)? })
     }
 
+    /// A reader for a manifest already parsed (and checked) by `Manifest::parse`.
+    pub fn with_manifest(manifest: Manifest) -> Self {
+        BundleReader { manifest }
+    }
+
     pub fn manifest(&self) -> &Manifest {
         &self.manifest
     }
@@ -81,6 +86,19 @@ impl BundleReader {
         }
         if shards.len() != entry.shards || next != entry.first_chunk + entry.count {
             return Err(corrupt(&entry.file, "its shards do not match the manifest's range"));
+        }
+        Ok(shards)
+    }
+
+    /// The word table's shards (`model.words`), in table order: the embedder names the ones
+    /// a question needs by their index here.
+    pub fn word_page(&self, bytes: &[u8]) -> Result<Vec<FileEntry>, BundleError> {
+        let entry = (self.manifest.model.words.as_ref())
+            .ok_or_else(|| BundleError::Inconsistent("the bundle lists no word table shards".into()))?;
+        entry.verify(bytes)?;
+        let shards: Vec<FileEntry> = parse_json(entry, bytes)?;
+        for shard in &shards {
+            check_name(&shard.name)?;
         }
         Ok(shards)
     }

@@ -18,9 +18,12 @@ pub struct BundleChunk {
     pub vectors: Vec<Vec<f32>>,
 }
 
-/// The model files to ship inside the bundle (so the browser loads exactly this model).
+/// The model files to ship inside the bundle (so the browser loads exactly this model): the
+/// compact model's head, its word table's shards (each a file, listed by a catalog page, so
+/// a question fetches only its words' rows) and the tokenizer.
 pub struct ModelFileBytes<'a> {
-    pub onnx: &'a [u8],
+    pub weights: &'a [u8],
+    pub words: &'a [Vec<u8>],
     pub tokenizer: &'a [u8],
 }
 
@@ -148,18 +151,33 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
         });
     }
 
-    let (weights, tokenizer) = match &input.model_files {
+    let (weights, words, tokenizer) = match &input.model_files {
         Some(model) => {
-            (Some(add("model", "lcm", model.onnx.to_vec())), Some(add("tokenizer", "json", model.tokenizer.to_vec())))
+            let shards: Vec<FileEntry> = model.words.iter().map(|w| add("words", "bin", w.clone())).collect();
+            let page = (!shards.is_empty())
+                .then(|| serde_json::to_vec(&shards).map(|bytes| add("words-catalog", "json", bytes)))
+                .transpose()
+                .map_err(|e| inconsistent(e.to_string()))?;
+            (
+                Some(add("model", "lcm", model.weights.to_vec())),
+                page,
+                Some(add("tokenizer", "json", model.tokenizer.to_vec())),
+            )
         }
-        None => (None, None),
+        None => (None, None, None),
     };
 
     let manifest = Manifest {
         format: FORMAT_NAME.to_string(),
         format_version: FORMAT_VERSION,
         created_by: format!("lectern {}", env!("CARGO_PKG_VERSION")),
-        model: ModelInfo { fingerprint: input.model_fingerprint.to_string(), dims: input.dims, weights, tokenizer },
+        model: ModelInfo {
+            fingerprint: input.model_fingerprint.to_string(),
+            dims: input.dims,
+            weights,
+            words,
+            tokenizer,
+        },
         site: input.site,
         counts: Counts {
             pages: input.pages,

@@ -28,6 +28,11 @@ pub enum EmbedError {
          package of this Lectern release"
     )]
     ModelVersion { found: u32, supported: u32 },
+    #[error(
+        "the model's word table lacks shards {0:?} for this text: add them first (a bundle lists them in its \
+         words catalog; a whole model file carries them all)"
+    )]
+    WordsMissing(Vec<usize>),
     #[error("the model has an input `{0}` that a BERT encoder does not have")]
     UnsupportedInput(String),
     #[error("the tokenizer could not be loaded (expected a Hugging Face tokenizer.json): {0}")]

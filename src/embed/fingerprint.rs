@@ -9,11 +9,13 @@ pub struct ModelFingerprint(String);
 
 impl ModelFingerprint {
     /// `sha256:` + the first 16 bytes (hex) of sha256(sha256(model) ‖ sha256(tokenizer)), where
-    /// the model is the file the browser downloads: the compact file, whose decoding is
-    /// fixed by its format version, so the hash covers the weights that run.
-    pub fn of(onnx: &[u8], tokenizer_json: &[u8]) -> Self {
+    /// the model is the compact file's head (`compact::head`): its decoding is fixed by its
+    /// format version and it holds the checksum of every word-table shard, so the hash
+    /// covers the weights that run, and a browser that fetched only the head gets the same
+    /// fingerprint as `lectern build` with the whole file. Any other file is hashed whole.
+    pub fn of(model: &[u8], tokenizer_json: &[u8]) -> Self {
         let mut outer = Sha256::new();
-        outer.update(Sha256::digest(onnx));
+        outer.update(Sha256::digest(super::compact::head(model)));
         outer.update(Sha256::digest(tokenizer_json));
         let digest = outer.finalize();
         let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();

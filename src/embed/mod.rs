@@ -43,6 +43,8 @@ enum EncoderInput {
     InputIds,
     AttentionMask,
     TokenTypeIds,
+    /// The word-table rows of the ids (a compact model's table lives outside its graph).
+    WordEmbeddings,
 }
 
 /// Tokenizer + optimised model plans. Cheap to call, costly to build (load and optimise
@@ -54,6 +56,8 @@ pub struct Embedder {
     single: Plan,
     /// Batch and length symbolic; only built for bulk embedding (index build).
     batched: Option<Plan>,
+    /// The word table of a compact model, looked up here and fed to the graph.
+    words: Option<compact::WordTable>,
     fingerprint: ModelFingerprint,
 }
 
@@ -74,15 +78,22 @@ impl Embedder {
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         wasm_gemm::register();
         let invalid = |e: TractError| EmbedError::ModelInvalid(format!("{e:#}"));
-        // The compact file (what ships) decodes to the ONNX proto; a plain ONNX file (the f32
-        // parity reference) is read as it is.
-        let model = if compact::is_compact(onnx) {
-            tract_onnx::onnx().model_for_proto_model(&compact::decode(onnx)?)
+        // The compact file (what ships) decodes to the ONNX proto and the word table; a plain
+        // ONNX file (the f32 parity reference) is read as it is.
+        let (model, words) = if compact::is_compact(onnx) {
+            let (proto, words) = compact::decode(onnx)?;
+            (tract_onnx::onnx().model_for_proto_model(&proto), words)
         } else {
-            tract_onnx::onnx().model_for_read(&mut &onnx[..])
+            (tract_onnx::onnx().model_for_read(&mut &onnx[..]), None)
         };
         let model = model.and_then(|m| m.into_typed()).and_then(|m| m.into_decluttered()).map_err(invalid)?;
         let inputs = encoder_inputs(&model)?;
+        if inputs.contains(&EncoderInput::WordEmbeddings) != words.is_some() {
+            return Err(EmbedError::ModelInvalid(format!(
+                "the graph's input {} and the file's word table must come together",
+                compact::WORDS_INPUT
+            )));
+        }
         // A batch has at least one text and a text at least one token. Without this tract
         // cannot prove that an elementwise op over [batch, sequence, 1536] is large enough for
         // its by-scalar and unicast kernels, and keeps generic broadcasting Mul/Add: half the
@@ -102,7 +113,14 @@ impl Embedder {
         let single = single_model.into_optimized().and_then(|m| m.into_runnable()).map_err(invalid)?;
         let batched =
             if batched { Some(model.into_optimized().and_then(|m| m.into_runnable()).map_err(invalid)?) } else { None };
-        Ok(Embedder { tokenizer, inputs, single, batched, fingerprint: ModelFingerprint::of(onnx, tokenizer_json) })
+        Ok(Embedder {
+            tokenizer,
+            inputs,
+            single,
+            batched,
+            words,
+            fingerprint: ModelFingerprint::of(onnx, tokenizer_json),
+        })
     }
 
     /// The content fingerprint of the model and tokenizer this embedder was built from.
@@ -126,6 +144,23 @@ impl Embedder {
         names.sort();
         names.dedup();
         names
+    }
+
+    /// The shards of the word table that embedding `text` needs and that are not at hand
+    /// (empty for a whole model file): what a browser fetches before [`Embedder::embed`].
+    pub fn missing_word_shards(&self, text: &str) -> Result<Vec<usize>, EmbedError> {
+        Ok(match &self.words {
+            Some(words) => words.missing(&self.tokenize(text)?),
+            None => Vec::new(),
+        })
+    }
+
+    /// Adds shard `index` of the word table (checked against the model's head).
+    pub fn add_word_shard(&mut self, index: usize, bytes: &[u8]) -> Result<(), EmbedError> {
+        match &mut self.words {
+            Some(words) => words.add(index, bytes),
+            None => Err(EmbedError::ModelInvalid("this model keeps its word table inside its graph".into())),
+        }
     }
 
     /// Embeds one text into a unit-length vector of [`DIMS`] values.
@@ -178,6 +213,9 @@ impl Embedder {
     ) -> Result<Vec<Vec<f32>>, EmbedError> {
         let failed = |e: TractError| EmbedError::Inference(format!("{e:#}"));
         let tensor = |values: &[i64]| Tensor::from_shape(&[batch, len], values).map_err(failed);
+        let word_rows = |words: &compact::WordTable| {
+            Tensor::from_shape(&[batch, len, words.cols()], &words.lookup(ids)?).map_err(failed)
+        };
         let feeds = self
             .inputs
             .iter()
@@ -186,6 +224,10 @@ impl Embedder {
                     EncoderInput::InputIds => tensor(ids)?,
                     EncoderInput::AttentionMask => tensor(mask)?,
                     EncoderInput::TokenTypeIds => tensor(&vec![0; ids.len()])?,
+                    EncoderInput::WordEmbeddings => match &self.words {
+                        Some(words) => word_rows(words)?,
+                        None => return Err(EmbedError::ModelInvalid("the model has no word table".into())),
+                    },
                 }
                 .into_tvalue())
             })
@@ -217,6 +259,7 @@ fn encoder_inputs(model: &TypedModel) -> Result<Vec<EncoderInput>, EmbedError> {
             "input_ids" => Ok(EncoderInput::InputIds),
             "attention_mask" => Ok(EncoderInput::AttentionMask),
             "token_type_ids" => Ok(EncoderInput::TokenTypeIds),
+            compact::WORDS_INPUT => Ok(EncoderInput::WordEmbeddings),
             other => Err(EmbedError::UnsupportedInput(other.to_string())),
         })
         .collect()

@@ -8,7 +8,7 @@
 //! exactly the scores of the whole index (see `lexical::shards`).
 
 use super::{HybridSearch, SearchError, SearchOptions, SearchResults};
-use crate::bundle::{BundleError, BundleReader, ChunkMeta, ChunkShardEntry, Manifest, TermShardEntry};
+use crate::bundle::{BundleError, BundleReader, ChunkMeta, ChunkShardEntry, FileEntry, Manifest, TermShardEntry};
 use crate::lexical::{query_terms, shard_of};
 use serde::{Deserialize, Serialize};
 
@@ -88,6 +88,11 @@ impl ShardedSearch {
     /// Verifies and parses the dense index (the caller attaches it to the search).
     pub fn read_dense(&self, bytes: &[u8]) -> Result<crate::dense::DenseIndex, BundleError> {
         self.reader.dense(bytes)
+    }
+
+    /// The word table's shards, listed by the catalog page `manifest.model.words` (verified).
+    pub fn word_files(&self, bytes: &[u8]) -> Result<Vec<FileEntry>, BundleError> {
+        self.reader.word_page(bytes)
     }
 
     pub fn ready(&self) -> bool {

@@ -139,6 +139,7 @@ pub fn embed_error(err: EmbedError) -> JsError {
         }
         EmbedError::ModelCorrupt(_) => js_error(Code::ModelUnavailable, err, Some("MODEL_CORRUPT")),
         EmbedError::ModelVersion { .. } => js_error(Code::ModelUnavailable, err, Some("WRONG_VERSION")),
+        EmbedError::WordsMissing(_) => js_error(Code::ModelUnavailable, err, Some("WORDS_MISSING")),
         EmbedError::TokenizerInvalid(_) | EmbedError::TokenizerUnsupported(_) => {
             js_error(Code::ModelUnavailable, err, Some("TOKENIZER_INVALID"))
         }

@@ -92,6 +92,13 @@ impl Retriever {
         search.attach_dense(dense).map_err(search_error)
     }
 
+    /// Verifies the catalog page of the model's word table (`manifest.model.words`) and lists
+    /// its shards in table order: the embedder names those a question needs by index.
+    #[wasm_bindgen(js_name = wordFiles, unchecked_return_type = "FileEntry[]")]
+    pub fn word_files(&self, page: &[u8]) -> Result<JsValue, JsError> {
+        to_js(&self.inner.word_files(page).map_err(|e| bundle_error(Code::ModelUnavailable, e))?)
+    }
+
     /// Checks that a model fingerprint (the embedder module's `modelFingerprint`) is the one
     /// the index was built with. `MODEL_MISMATCH` if not.
     #[wasm_bindgen(js_name = checkModel)]

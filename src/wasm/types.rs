@@ -111,7 +111,7 @@ export interface Manifest {
   format: "lectern-index";
   format_version: number;
   created_by: string;
-  model: { fingerprint: string; dims: number; weights?: FileEntry; tokenizer?: FileEntry };
+  model: { fingerprint: string; dims: number; weights?: FileEntry; words?: FileEntry; tokenizer?: FileEntry };
   site: { base_url: string; site_url?: string };
   counts: { pages: number; chunks: number; characters: number };
   files: { chunk_table: FileEntry; lexical: LexicalStats; terms: TermPageEntry[]; chunks: ChunkPageEntry[]; dense: FileEntry };

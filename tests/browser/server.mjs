@@ -6,6 +6,7 @@
 //   /<scenario>/bundle/<file>     the sample bundle; <scenario> is dash-separated flags:
 //       slowmodelN   model and tokenizer answer after N ms
 //       notext       every text shard is a 404
+//       badwords     every word-table shard of the model has one byte flipped
 //   /variant/tokenizer-changed.json   the bundle's tokenizer plus one byte (another fingerprint)
 //   /__log                        JSON list of requests served so far ({path, status})
 
@@ -38,6 +39,7 @@ export async function startServer({ pkgDir, pageDir, bundleDir }) {
       if (file.delay) await new Promise((r) => setTimeout(r, file.delay));
       if (file.status) return send(file.status, "not found");
       const body = file.append ? Buffer.concat([await readFile(file.path), Buffer.from(file.append)]) : await readFile(file.path);
+      if (file.flip) body[body.length >> 1] ^= 0x10;
       send(200, body, TYPES[path.extname(file.path)] ?? "application/octet-stream");
     } catch (e) {
       send(e.code === "ENOENT" || e.code === "EISDIR" ? 404 : 500, String(e.message));
@@ -61,6 +63,7 @@ export async function startServer({ pkgDir, pageDir, bundleDir }) {
         const slow = /^slowmodel(\d+)$/.exec(flag);
         if (slow && /^(model|tokenizer)\./.test(name)) file.delay = Number(slow[1]);
         if (flag === "notext" && name.startsWith("text.")) file.status = 404;
+        if (flag === "badwords" && name.startsWith("words.")) file.flip = true;
       }
       return file;
     }

@@ -6,6 +6,9 @@
 //   load {weights, tokenizer}  keep the model's bytes (the compact model file, decoded by
 //                              the module when built); result: their fingerprint
 //   build                      build the embedder from them; result: ms
+//   missingWords {text}        the word-table shards `text` needs that are not added yet
+//                              (indices into the bundle's words catalog; none for a whole file)
+//   addWord {index, bytes}     add one shard (checked against the model: MODEL_CORRUPT if not)
 //   embed {text}               result: the unit vector (Float32Array)
 //
 // Errors cross as plain objects {code, message, suggestion, detail}. A trap (Rust panic)
@@ -38,6 +41,11 @@ function trapped(e) {
 
 let model = null;
 
+function built() {
+  if (!embedder) throw lectError("MODEL_UNAVAILABLE", "The embedding model is not built yet", "NOT_LOADED");
+  return embedder;
+}
+
 const handlers = {
   /** Starts the module (a cache name, or null for no Cache API), compiling while the model downloads. */
   start({ cacheName }) {
@@ -57,9 +65,15 @@ const handlers = {
     model = null;
     return Math.round(performance.now() - t0);
   },
+  missingWords({ text }) {
+    return Array.from(built().missingWordShards(text));
+  },
+  addWord({ index, bytes }) {
+    built().addWordShard(index, bytes);
+    return true;
+  },
   embed({ text }) {
-    if (!embedder) throw lectError("MODEL_UNAVAILABLE", "The embedding model is not built yet", "NOT_LOADED");
-    return new Float32Array(embedder.embed(text));
+    return new Float32Array(built().embed(text));
   },
 };
 

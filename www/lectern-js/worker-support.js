@@ -5,7 +5,7 @@
 import { SUGGESTIONS } from "./error-codes.js";
 
 /** Details that mean "these bytes are damaged": a cached copy is dropped and fetched again. */
-export const DAMAGED = new Set(["WRONG_SIZE", "CHECKSUM_MISMATCH", "CORRUPT"]);
+export const DAMAGED = new Set(["WRONG_SIZE", "CHECKSUM_MISMATCH", "CORRUPT", "MODEL_CORRUPT"]);
 
 let receiveCore;
 export const state = {
@@ -21,6 +21,7 @@ export const state = {
   /** The embedder's worker (worker.js startEmbedWorker) once the model is built: semantic
    * search works. */
   embedder: null,
+  words: null, // the model's word-table shards (FileEntry[], the bundle's words catalog)
   manifest: null,
   manifestUrl: null,
   parts: new Map(), // "part:id" of a catalog page or shard -> Promise of its attachment

@@ -8,7 +8,7 @@
 import initCore, { Retriever } from "./lectern_core.js";
 import { coreWasmUrl, compileWasm } from "./runtime.js";
 import { prune } from "./cache-prune.js";
-import { startEmbedWorker } from "./embed-client.js";
+import { startEmbedWorker, embedText } from "./embed-client.js";
 import { DAMAGED, state, lectError, plain, wasm, progress, tracker, fetchFile, evict, withFiles, fetchManifest } from "./worker-support.js";
 
 const cacheName = () => (state.options.cache === false ? null : state.options.cacheName);
@@ -82,15 +82,18 @@ function loadModel() {
       throw lectError("MODEL_UNAVAILABLE", "The search index does not carry the model: pass modelUrl and tokenizerUrl to Lectern.open", "NO_MODEL");
     }
     const sizeOf = (override, entry) => (override ? 0 : entry?.bytes ?? 0);
-    const total = files.dense.bytes + sizeOf(state.options.modelUrl, model.weights) + sizeOf(state.options.tokenizerUrl, model.tokenizer);
+    const total = files.dense.bytes + sizeOf(state.options.modelUrl, model.weights) + sizeOf(state.options.tokenizerUrl, model.tokenizer) + (model.words?.bytes ?? 0);
     const track = tracker("model", total);
     const get = (url) => fetchFile(url, "MODEL_UNAVAILABLE", track);
     const denseUrl = fileUrl(files.dense);
     embedWorker = startEmbedWorker();
     // The module compiles there while the model downloads here.
     embedWorker.request("start", { cacheName: cacheName() }).catch(() => {});
-    let [weights, tokenizer, dense] = await Promise.all([get(modelUrl), get(tokenizerUrl), fetchFile(denseUrl, "INDEX_UNAVAILABLE", track)]);
     const r = state.retriever;
+    // The word table's catalog: its shards are fetched per question, for its word pieces.
+    const words = model.words ? withFiles([fileUrl(model.words)], "MODEL_UNAVAILABLE", track, (page) => r.wordFiles(page)) : null;
+    let [weights, tokenizer, dense, wordFiles] = await Promise.all([get(modelUrl), get(tokenizerUrl), fetchFile(denseUrl, "INDEX_UNAVAILABLE", track), words]);
+    state.words = wordFiles;
     // The bytes move to the embedder's worker (no copy); the fingerprint comes back.
     const check = async () => {
       const fingerprint = await embedWorker.request("load", { weights: weights.bytes, tokenizer: tokenizer.bytes, cacheName: cacheName() }, [
@@ -176,7 +179,7 @@ async function search(id, msg) {
   // The vector comes from the embedder's worker, when the search would use one and the
   // model is built; until then the search is by keywords.
   const text = wasm(() => r.vectorQuery(msg.question, selected ? msg.selection : undefined, msg.options));
-  const embedding = text !== undefined && state.embedder ? state.embedder.request("embed", { text }).catch(() => undefined) : undefined;
+  const embedding = text !== undefined && state.embedder ? embedText(text).catch(() => undefined) : undefined;
   // Meanwhile, the term shards of the question's words (the core names them; nothing else
   // of the keyword index is downloaded).
   const terms = fetchParts(() => r.filesFor(msg.question, selected ? msg.selection : undefined, msg.options), "INDEX_UNAVAILABLE");
@@ -228,8 +231,7 @@ async function handle(msg) {
     case "searchSelection":
       return search(msg.id, msg);
     case "embed":
-      if (!state.embedder) throw lectError("MODEL_UNAVAILABLE", "The embedding model is not loaded yet", "NOT_LOADED");
-      return state.embedder.request("embed", { text: msg.text });
+      return embedText(msg.text);
     case "loadModel":
       if (!state.retriever) throw lectError("INDEX_UNAVAILABLE", "The search index is not loaded", "NOT_LOADED");
       await loadModel();

@@ -82,11 +82,14 @@ pub fn run(args: BuildArgs) -> CommandResult {
     let mut summary = if args.no_embed {
         build_bundle(&report, &StandInEmbedder, None, &args.out, shards, on_progress)?
     } else {
-        let (onnx, tokenizer) = ModelFiles::in_dir(&args.model_dir, ModelVariant::Compact).read()?;
+        let (model, tokenizer) = ModelFiles::in_dir(&args.model_dir, ModelVariant::Compact).read()?;
         // One text per run, on one thread per core: with the sequence symbol asserted this is
         // 2.4x faster than padded batches of 16 (scripts/bench/build.sh, BENCHMARKS.md).
-        let embedder = Embedder::from_bytes(&onnx, &tokenizer)?;
-        let model_files = (!args.no_model).then_some(ModelFileBytes { onnx: &onnx, tokenizer: &tokenizer });
+        let embedder = Embedder::from_bytes(&model, &tokenizer)?;
+        // The browser fetches the model's head and only the word-table shards of its questions.
+        let (weights, words) = lectern::embed::compact::split(&model)?;
+        let model_files =
+            (!args.no_model).then_some(ModelFileBytes { weights: &weights, words: &words, tokenizer: &tokenizer });
         build_bundle(&report, &embedder, model_files, &args.out, shards, on_progress)?
     };
     progress.finish_and_clear();
@@ -249,14 +252,20 @@ fn print_build_summary(summary: &BuildSummary, out: &Path) {
         eprintln!("  full rebuild: {reason}");
     }
     // Text shards are many and alike: one line for all of them.
-    let (shards, others): (Vec<&FileSize>, Vec<&FileSize>) =
-        summary.files.iter().partition(|f| ["terms.", "meta.", "text."].iter().any(|p| f.name.starts_with(p)));
+    let (shards, others): (Vec<&FileSize>, Vec<&FileSize>) = summary
+        .files
+        .iter()
+        .partition(|f| ["terms.", "meta.", "text.", "words."].iter().any(|p| f.name.starts_with(p)));
     for file in others.iter().filter(|f| !f.name.contains("-catalog.")) {
         eprintln!("  {:>12} bytes  {}", file.bytes, file.name);
     }
-    for (what, prefix) in
-        [("metadata shards", "meta."), ("text shards", "text."), ("term shards", "terms."), ("catalog pages", "")]
-    {
+    for (what, prefix) in [
+        ("metadata shards", "meta."),
+        ("text shards", "text."),
+        ("term shards", "terms."),
+        ("word-table shards of the model", "words."),
+        ("catalog pages", ""),
+    ] {
         let group: Vec<&&FileSize> = if prefix.is_empty() {
             others.iter().filter(|f| f.name.contains("-catalog.")).collect()
         } else {

@@ -62,6 +62,19 @@ pub fn run(args: InspectArgs) -> CommandResult {
             }
         }
     }
+    if let Some(page) = &manifest.model.words {
+        if let Some(content) = check(page).1 {
+            match reader.word_page(&content) {
+                Ok(list) => shards.extend(list),
+                Err(e) => checks.push(FileCheck {
+                    name: page.name.clone(),
+                    bytes: 0,
+                    ok: false,
+                    problem: Some(e.to_string()),
+                }),
+            }
+        }
+    }
     checks.extend(shards.iter().map(|entry| check(entry).0));
     let broken = checks.iter().filter(|c| !c.ok).count();
     if args.json {
@@ -74,12 +87,12 @@ pub fn run(args: InspectArgs) -> CommandResult {
             "{} pages, {} chunks, {} characters; base URL {}",
             m.counts.pages, m.counts.chunks, m.counts.characters, m.site.base_url
         );
-        let is_shard = |c: &&FileCheck| ["terms.", "meta.", "text."].iter().any(|p| c.name.starts_with(p));
+        let is_shard = |c: &&FileCheck| ["terms.", "meta.", "text.", "words."].iter().any(|p| c.name.starts_with(p));
         for check in checks.iter().filter(|c| !is_shard(c) || !c.ok) {
             let status = check.problem.as_deref().unwrap_or("ok");
             println!("  {:>12} bytes  {:<40} {status}", check.bytes, check.name);
         }
-        for prefix in ["terms.", "meta.", "text."] {
+        for prefix in ["terms.", "meta.", "text.", "words."] {
             let group: Vec<&FileCheck> = checks.iter().filter(|c| c.name.starts_with(prefix)).collect();
             let ok = group.iter().filter(|c| c.ok).count();
             println!(

@@ -145,11 +145,20 @@ fn load_embedder(
 ) -> Result<Embedder, Box<dyn std::error::Error>> {
     let model = &bundle.manifest.model;
     if let (Some(weights), Some(tokenizer)) = (&model.weights, &model.tokenizer) {
-        let weights_bytes = std::fs::read(index.join(&weights.name))?;
-        let tokenizer_bytes = std::fs::read(index.join(&tokenizer.name))?;
-        weights.verify(&weights_bytes)?;
-        tokenizer.verify(&tokenizer_bytes)?;
-        return Ok(Embedder::from_bytes(&weights_bytes, &tokenizer_bytes)?);
+        let read = |entry: &lectern::bundle::FileEntry| -> Result<Vec<u8>, Box<dyn std::error::Error>> {
+            let bytes = std::fs::read(index.join(&entry.name))?;
+            entry.verify(&bytes)?;
+            Ok(bytes)
+        };
+        let mut embedder = Embedder::from_bytes(&read(weights)?, &read(tokenizer)?)?;
+        // The word table's shards, as the browser would fetch them (here: all).
+        if let Some(page) = &model.words {
+            let reader = lectern::bundle::BundleReader::with_manifest(bundle.manifest.clone());
+            for (i, shard) in reader.word_page(&read(page)?)?.iter().enumerate() {
+                embedder.add_word_shard(i, &read(shard)?)?;
+            }
+        }
+        return Ok(embedder);
     }
     Ok(ModelFiles::in_dir(model_dir, ModelVariant::Compact).load()?)
 }

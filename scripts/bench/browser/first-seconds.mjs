@@ -112,6 +112,7 @@ function walk(dir, out = []) {
 /** What an index file is for, from where the manifest names it (e.g. files.text[] -> text). */
 function roleOfKeys(keys) {
   const k = keys.join(".").toLowerCase();
+  if (/model\.words/.test(k)) return "model: word-table shards";
   if (/model|onnx|tokeni[sz]er|weight/.test(k)) return "model + tokenizer";
   if (/dense|vector|hnsw/.test(k)) return "dense index";
   if (/text|shard|meta/.test(k) && !/lexical|term|posting/.test(k)) return "text of results";
@@ -141,7 +142,8 @@ function bundles(siteDir) {
     for (const [name] of [...roles]) {
       if (!name.includes("-catalog.")) continue;
       try {
-        visit(JSON.parse(readFileSync(path.join(path.dirname(file), name), "utf8")), ["files", name.startsWith("term") ? "terms" : "chunks"]);
+        const keys = name.startsWith("words") ? ["model", "words"] : ["files", name.startsWith("term") ? "terms" : "chunks"];
+        visit(JSON.parse(readFileSync(path.join(path.dirname(file), name), "utf8")), keys);
       } catch {
         // An unreadable page: its shards stay unclassified.
       }

@@ -128,6 +128,7 @@ export async function startServer({ pageDir, pkgDir, variants = {}, bundleDir, t
       if (name === "config.json" || name === "tokenizer_config.json") return path.join(hfDir, name);
       if (name === "tokenizer.json") return path.join(modelDir, "tokenizer.json");
       if (name === "onnx/model_quantized.onnx") return path.join(modelDir, "model-int8.onnx");
+      if (name === "model-compact.lcm") return path.join(modelDir, "model-compact.lcm");
     }
     return null;
   }

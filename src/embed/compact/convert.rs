@@ -1,8 +1,9 @@
 //! ONNX -> compact model file (native only: `lectern model compact` and the parity tools).
 //! Deterministic: the same source and scheme give the same bytes.
 
-use super::format::{self, Container, Encoding, TensorRecord, ONNX_FLOAT, ONNX_INT64, ONNX_INT8, SCALES_SUFFIX};
+use super::format::{self, Container, Encoding, TensorRecord, ONNX_FLOAT, ONNX_INT64, ONNX_INT8};
 use super::quant;
+use super::words;
 use crate::embed::EmbedError;
 use prost::Message;
 use std::collections::HashMap;
@@ -13,6 +14,10 @@ use tract_onnx::prelude::Framework;
 
 /// The scheme the shipped model uses (BENCHMARKS.md, "A compact model on the wire").
 pub const DEFAULT_SCHEME: &str = "words=q4g32,positions=q8,layers=q8";
+
+/// Rows of the word table per shard: a question's dozen word pieces fetch about a dozen
+/// shards of ~14 KB (4-bit rows of 384 values), and the table's catalog stays ~480 entries.
+pub const WORD_SHARD_ROWS: u32 = 64;
 
 /// How one class of f32 weights is stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,6 +113,7 @@ pub fn convert(onnx: &[u8], scheme: &Scheme) -> Result<Vec<u8>, EmbedError> {
     let classes = classify(graph);
     let initializers = std::mem::take(&mut graph.initializer);
     let mut tensors = Vec::with_capacity(initializers.len());
+    let mut shards = Vec::new();
     for tensor in initializers {
         let class = classes.get(tensor.name.as_str()).copied().unwrap_or(Class::Other);
         let precision = match class {
@@ -120,18 +126,20 @@ pub fn convert(onnx: &[u8], scheme: &Scheme) -> Result<Vec<u8>, EmbedError> {
         let record = match precision {
             Precision::Quantized { bits, group } if record.data_type == ONNX_FLOAT && record.dims.len() == 2 => {
                 if class == Class::Words {
-                    let cols = record.dims[1] as usize;
-                    let group = group.unwrap_or(cols as u32);
-                    gather_first(graph, &record.name, cols, group as usize, &mut tensors)?;
+                    words_as_input(graph, &record.name, record.dims[1] as i64)?;
+                    let (record, table_shards) = shard(record, bits, group)?;
+                    shards = table_shards;
+                    record
+                } else {
+                    quantize(record, class, bits, group)?
                 }
-                quantize(record, class, bits, group)?
             }
             _ => record,
         };
         tensors.push(record);
     }
     let graph = model.encode_to_vec();
-    Ok(format::write(&Container { graph, tensors }))
+    Ok(format::write(&Container { graph, tensors, shards }))
 }
 
 /// Which initializers are the word table (gathered by a graph input), the position table
@@ -208,24 +216,39 @@ fn quantize(record: TensorRecord, class: Class, bits: u8, group: Option<u32>) ->
     let (scales, codes) = quant::quantize(&matrix, row_len, group as usize, bits);
     let mut data: Vec<u8> = scales.iter().flat_map(|s| s.to_le_bytes()).collect();
     data.extend(quant::pack(&codes, bits));
-    let encoding = if class == Class::Words {
-        Encoding::GroupwiseCodes { bits, group }
-    } else {
-        Encoding::Groupwise { bits, group, transposed }
-    };
-    Ok(TensorRecord { encoding, data, ..record })
+    Ok(TensorRecord { encoding: Encoding::Groupwise { bits, group, transposed }, data, ..record })
 }
 
-/// Rewrites `Gather(table, ids)` so it gathers the int8 codes and the group scales of the
-/// tokens' rows and scales only those: the table is never expanded to f32 (tract would
-/// convert a dequantised constant this large on every call).
-fn gather_first(
-    graph: &mut pb::GraphProto,
-    table: &str,
-    cols: usize,
-    group: usize,
-    tensors: &mut Vec<TensorRecord>,
-) -> Result<(), EmbedError> {
+/// The word table as a sharded record and its shards: [`WORD_SHARD_ROWS`] rows each, every
+/// shard quantised on its own (the groups never cross a row, so the codes are the same as
+/// the whole table's).
+fn shard(record: TensorRecord, bits: u8, group: Option<u32>) -> Result<(TensorRecord, Vec<Vec<u8>>), EmbedError> {
+    let cols = record.dims[1] as usize;
+    let group = group.unwrap_or(cols as u32);
+    if !cols.is_multiple_of(group as usize) {
+        return Err(EmbedError::ModelInvalid(format!(
+            "{}: rows of {cols} values cannot be cut into groups of {group}",
+            record.name
+        )));
+    }
+    let values: Vec<f32> = record.data.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+    let shards: Vec<Vec<u8>> = values
+        .chunks(WORD_SHARD_ROWS as usize * cols)
+        .map(|rows| {
+            let (scales, codes) = quant::quantize(rows, cols, group as usize, bits);
+            let mut shard: Vec<u8> = scales.iter().flat_map(|s| s.to_le_bytes()).collect();
+            shard.extend(quant::pack(&codes, bits));
+            shard
+        })
+        .collect();
+    let encoding = Encoding::Sharded { bits, group, rows: WORD_SHARD_ROWS };
+    Ok((TensorRecord { encoding, data: format::shard_hashes(&shards), ..record }, shards))
+}
+
+/// Takes `Gather(table, ids)` out of the graph: its output becomes the graph input
+/// [`words::INPUT`], `[batch, sequence, cols]` with the ids' own dimensions, which the
+/// embedder fills from the word table (`words.rs`).
+fn words_as_input(graph: &mut pb::GraphProto, table: &str, cols: i64) -> Result<(), EmbedError> {
     let at = graph
         .node
         .iter()
@@ -239,42 +262,31 @@ fn gather_first(
     if gather.attribute.iter().any(|a| a.name == "axis" && a.i != 0) {
         return Err(EmbedError::ModelInvalid(format!("the Gather of {table} is not along axis 0")));
     }
-    let shape = |name: String, values: &[i64], tensors: &mut Vec<TensorRecord>| {
-        tensors.push(TensorRecord {
-            name: name.clone(),
-            encoding: Encoding::Raw,
-            data_type: ONNX_INT64,
-            dims: vec![values.len() as u64],
-            data: values.iter().flat_map(|v| v.to_le_bytes()).collect(),
-        });
-        name
+    let mut input = graph
+        .input
+        .iter()
+        .find(|i| i.name == ids)
+        .cloned()
+        .ok_or_else(|| EmbedError::ModelInvalid(format!("the Gather of {table} does not read a graph input")))?;
+    let Some(pb::type_proto::Value::TensorType(tensor)) = input.r#type.as_mut().and_then(|t| t.value.as_mut()) else {
+        return Err(EmbedError::ModelInvalid(format!("the graph input {ids} has no tensor type")));
     };
-    let grouped_shape = shape(format!("{table}_grouped_shape"), &[0, 0, (cols / group) as i64, group as i64], tensors);
-    let merged_shape = shape(format!("{table}_merged_shape"), &[0, 0, cols as i64], tensors);
-    let node = |op: &str, inputs: Vec<String>, output: String, attribute: Vec<pb::AttributeProto>| pb::NodeProto {
-        name: output.clone(),
-        op_type: op.into(),
-        input: inputs,
-        output: vec![output],
-        attribute,
+    tensor.elem_type = i32::from(ONNX_FLOAT);
+    let shape = tensor.shape.get_or_insert_with(Default::default);
+    shape.dim.push(pb::tensor_shape_proto::Dimension {
+        value: Some(pb::tensor_shape_proto::dimension::Value::DimValue(cols)),
         ..Default::default()
-    };
-    let int_attr = |name: &str, i: i64| pb::AttributeProto {
-        name: name.into(),
-        r#type: pb::attribute_proto::AttributeType::Int as i32,
-        i,
-        ..Default::default()
-    };
-    let name = |suffix: &str| format!("{out}_{suffix}");
-    let nodes = [
-        node("Gather", vec![table.into(), ids.clone()], name("codes"), vec![int_attr("axis", 0)]),
-        node("Cast", vec![name("codes")], name("codes_f32"), vec![int_attr("to", i64::from(ONNX_FLOAT))]),
-        node("Reshape", vec![name("codes_f32"), grouped_shape], name("grouped"), vec![]),
-        node("Gather", vec![format!("{table}{SCALES_SUFFIX}"), ids], name("scales"), vec![int_attr("axis", 0)]),
-        node("Mul", vec![name("grouped"), name("scales")], name("scaled"), vec![]),
-        node("Reshape", vec![name("scaled"), merged_shape], out, vec![]),
-    ];
-    graph.node.splice(at..at, nodes);
+    });
+    input.name = words::INPUT.to_string();
+    graph.input.push(input);
+    for node in &mut graph.node {
+        for name in node.input.iter_mut().filter(|n| **n == out) {
+            *name = words::INPUT.to_string();
+        }
+    }
+    for output in graph.output.iter_mut().filter(|o| o.name == out) {
+        output.name = words::INPUT.to_string();
+    }
     Ok(())
 }
 

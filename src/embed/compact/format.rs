@@ -1,25 +1,34 @@
-//! The container: a fixed header (magic, format version, body length, sha256 of the body)
-//! and a body holding the ONNX graph without weight data and one record per weight tensor.
-//! Every integer is little-endian.
+//! The container: a fixed header (magic, format version, body length, sha256 of the body),
+//! a body holding the ONNX graph without weight data and one record per weight tensor, and,
+//! after the body, the shards of the word-embedding table. Every integer is little-endian.
 //!
 //! ```text
 //! header  "LCTMODEL" | version u32 | body_len u64 | sha256(body) [32]
 //! body    graph_len u32 | graph (ONNX ModelProto, no initializers) | count u32 | tensor*
 //! tensor  name_len u16 | name | encoding u8 | onnx data type u8 | rank u8 | dims u64*
-//!         | (groupwise: bits u8 | group u32 | transposed u8) | data_len u64 | data
+//!         | (groupwise: bits u8 | group u32 | transposed u8)
+//!         | (sharded: bits u8 | group u32 | rows per shard u32) | data_len u64 | data
+//! shards  (all or none) the sharded tensor's shards, in order
 //! ```
 //!
 //! Groupwise data is the f16 scales (one per group, row-major) followed by the packed codes
 //! (`quant::pack`). Rows run along the last axis, or, when `transposed` (2-D only), along
 //! the first: a MatMul weight `[in, out]` is grouped along `in`, the axis it is summed over.
+//!
+//! A sharded tensor (the word table, at most one per file) keeps only the sha256 of each
+//! shard in the body; a shard is groupwise data of `rows per shard` consecutive rows (the
+//! last one fewer). The header and body (the *head*) therefore commit to every shard: the
+//! model's fingerprint is taken over the head, and a reader that has only the head (a
+//! bundle ships the shards as files of their own, fetched for the words of a question)
+//! checks each shard it adds against it.
 
 use super::quant;
 use crate::embed::EmbedError;
 use sha2::{Digest, Sha256};
 
 pub const MAGIC: &[u8; 8] = b"LCTMODEL";
-/// The one format version this build reads and writes.
-pub const VERSION: u32 = 1;
+/// The one format version this build reads and writes. Version 2: the word table in shards.
+pub const VERSION: u32 = 2;
 const HEADER_LEN: usize = 8 + 4 + 8 + 32;
 /// ONNX `TensorProto.DataType` codes the container carries.
 pub const ONNX_FLOAT: u8 = 1;
@@ -33,14 +42,11 @@ pub enum Encoding {
     Raw,
     /// Groupwise codes, decoded to an f32 tensor.
     Groupwise { bits: u8, group: u32, transposed: bool },
-    /// Groupwise codes, decoded to an int8 tensor of the codes (`name`) and an f32 tensor of
-    /// the scales, `[rows, groups, 1]` (`name` + [`SCALES_SUFFIX`]): for a table whose rows
-    /// the graph gathers before scaling them, so it is never expanded to f32.
-    GroupwiseCodes { bits: u8, group: u32 },
+    /// Groupwise codes in shards of `rows` rows, each checked by its sha256 (the record's
+    /// data: 32 bytes per shard). Not a graph initializer: the word table, whose rows the
+    /// embedder looks up itself and feeds to the graph (`words.rs`).
+    Sharded { bits: u8, group: u32, rows: u32 },
 }
-
-/// Name suffix of the scales tensor of a [`Encoding::GroupwiseCodes`] tensor.
-pub const SCALES_SUFFIX: &str = "_group_scales";
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TensorRecord {
@@ -52,6 +58,36 @@ pub struct TensorRecord {
 }
 
 impl TensorRecord {
+    /// Shards of a sharded tensor (0 for any other).
+    pub fn shard_count(&self) -> usize {
+        match (&self.encoding, self.dims.first()) {
+            (Encoding::Sharded { rows, .. }, Some(&n)) => to_usize(n).map_or(0, |n| n.div_ceil(*rows as usize)),
+            _ => 0,
+        }
+    }
+
+    /// Byte length of each shard of a sharded tensor.
+    pub fn shard_lens(&self) -> Result<Vec<usize>, EmbedError> {
+        let Encoding::Sharded { bits, group, rows: per_shard } = self.encoding else { return Ok(Vec::new()) };
+        let (rows, cols) = self.matrix()?;
+        if !cols.is_multiple_of(group as usize) {
+            return Err(corrupt(format!("tensor {}: rows of {cols} cannot be cut into groups of {group}", self.name)));
+        }
+        let per_shard = per_shard as usize;
+        Ok((0..self.shard_count())
+            .map(|i| shard_len(per_shard.min(rows - i * per_shard), cols, group as usize, bits))
+            .collect())
+    }
+
+    /// Refuses a shard that is not the one the record names at `index`.
+    pub fn check_shard(&self, index: usize, shard: &[u8]) -> Result<(), EmbedError> {
+        let expected = self.data.get(index * 32..index * 32 + 32);
+        if expected.is_none() || expected != Some(Sha256::digest(shard).as_slice()) {
+            return Err(corrupt(format!("shard {index} of {} does not match its sha256 in the model", self.name)));
+        }
+        Ok(())
+    }
+
     /// Rows and columns of the matrix the groups run along (`rows * cols` = element count).
     pub fn matrix(&self) -> Result<(usize, usize), EmbedError> {
         let count = element_count(&self.dims)?;
@@ -70,11 +106,36 @@ impl TensorRecord {
     }
 }
 
-/// A parsed container: the graph bytes and the tensor records, all checked.
+/// A parsed container: the graph bytes, the tensor records and the shards, all checked.
 #[derive(Debug)]
 pub struct Container {
     pub graph: Vec<u8>,
     pub tensors: Vec<TensorRecord>,
+    /// The shards of the sharded tensor: all of them, or none (a head without its shards).
+    pub shards: Vec<Vec<u8>>,
+}
+
+/// The sha256 of each shard, concatenated: a sharded record's data.
+#[cfg(any(test, not(all(target_arch = "wasm32", target_os = "unknown"))))]
+pub fn shard_hashes(shards: &[Vec<u8>]) -> Vec<u8> {
+    shards.iter().flat_map(|s| Sha256::digest(s).to_vec()).collect()
+}
+
+/// Bytes of a shard of `rows` rows of `cols` values: f16 scales, then packed codes.
+pub fn shard_len(rows: usize, cols: usize, group: usize, bits: u8) -> usize {
+    rows * cols / group.max(1) * 2 + quant::packed_len(rows * cols, bits)
+}
+
+/// The head of a compact file (header and body: what its identity is taken over), or all
+/// of `bytes` when they are not a compact file or too short to say.
+pub fn head(bytes: &[u8]) -> &[u8] {
+    if !is_compact(bytes) || bytes.len() < HEADER_LEN {
+        return bytes;
+    }
+    let mut len = [0u8; 8];
+    len.copy_from_slice(&bytes[12..20]);
+    let end = usize::try_from(u64::from_le_bytes(len)).ok().and_then(|n| n.checked_add(HEADER_LEN));
+    &bytes[..end.map_or(bytes.len(), |e| e.min(bytes.len()))]
 }
 
 /// True when `bytes` start like a compact model (whatever their version or state).
@@ -95,7 +156,7 @@ pub fn write(container: &Container) -> Vec<u8> {
         let kind = match t.encoding {
             Encoding::Raw => 0u8,
             Encoding::Groupwise { .. } => 1,
-            Encoding::GroupwiseCodes { .. } => 2,
+            Encoding::Sharded { .. } => 3,
         };
         body.extend_from_slice(&[kind, t.data_type, t.dims.len() as u8]);
         for d in &t.dims {
@@ -108,10 +169,10 @@ pub fn write(container: &Container) -> Vec<u8> {
                 body.extend_from_slice(&group.to_le_bytes());
                 body.push(u8::from(transposed));
             }
-            Encoding::GroupwiseCodes { bits, group } => {
+            Encoding::Sharded { bits, group, rows } => {
                 body.push(bits);
                 body.extend_from_slice(&group.to_le_bytes());
-                body.push(0);
+                body.extend_from_slice(&rows.to_le_bytes());
             }
         }
         body.extend_from_slice(&(t.data.len() as u64).to_le_bytes());
@@ -123,11 +184,15 @@ pub fn write(container: &Container) -> Vec<u8> {
     out.extend_from_slice(&(body.len() as u64).to_le_bytes());
     out.extend_from_slice(&Sha256::digest(&body));
     out.extend_from_slice(&body);
+    for shard in &container.shards {
+        out.extend_from_slice(shard);
+    }
     out
 }
 
 /// Parses and checks a container: magic, version, length, checksum, then every record's
-/// shape against its data, so the decoder never reads past a buffer.
+/// shape against its data, so the decoder never reads past a buffer, and the shards, if
+/// the file carries them, against their sha256 in the body.
 pub fn read(bytes: &[u8]) -> Result<Container, EmbedError> {
     if !is_compact(bytes) {
         return Err(corrupt("it does not start with the compact model's magic bytes".into()));
@@ -142,13 +207,12 @@ pub fn read(bytes: &[u8]) -> Result<Container, EmbedError> {
     }
     let body_len = header.u64()?;
     let sum = header.take(32)?;
-    let body = &bytes[HEADER_LEN..];
-    if body.len() as u64 != body_len {
-        return Err(corrupt(format!(
-            "its body is {} bytes, the header says {body_len}: truncated or padded",
-            body.len()
-        )));
-    }
+    let rest = &bytes[HEADER_LEN..];
+    let body_len = usize::try_from(body_len)
+        .ok()
+        .filter(|&n| n <= rest.len())
+        .ok_or_else(|| corrupt(format!("its body is {} bytes, the header says {body_len}: truncated", rest.len())))?;
+    let (body, tail) = rest.split_at(body_len);
     if Sha256::digest(body).as_slice() != sum {
         return Err(corrupt("its body does not match the checksum in its header".into()));
     }
@@ -166,16 +230,21 @@ pub fn read(bytes: &[u8]) -> Result<Container, EmbedError> {
         let dims = (0..rank).map(|_| r.u64()).collect::<Result<Vec<_>, _>>()?;
         let encoding = match kind {
             0 => Encoding::Raw,
-            1 | 2 => {
+            1 => {
                 let (bits, group, transposed) = (r.u8()?, r.u32()?, r.u8()?);
                 if !(2..=8).contains(&bits) || group == 0 || transposed > 1 {
                     return Err(corrupt(format!("tensor {name}: {bits}-bit codes in groups of {group}")));
                 }
-                if kind == 1 {
-                    Encoding::Groupwise { bits, group, transposed: transposed == 1 }
-                } else {
-                    Encoding::GroupwiseCodes { bits, group }
+                Encoding::Groupwise { bits, group, transposed: transposed == 1 }
+            }
+            3 => {
+                let (bits, group, rows) = (r.u8()?, r.u32()?, r.u32()?);
+                if !(2..=8).contains(&bits) || group == 0 || rows == 0 {
+                    return Err(corrupt(format!(
+                        "tensor {name}: {bits}-bit codes in groups of {group}, {rows} rows a shard"
+                    )));
                 }
+                Encoding::Sharded { bits, group, rows }
             }
             other => return Err(corrupt(format!("tensor {name}: unknown encoding {other}"))),
         };
@@ -188,7 +257,43 @@ pub fn read(bytes: &[u8]) -> Result<Container, EmbedError> {
     if !r.bytes.is_empty() {
         return Err(corrupt(format!("{} bytes follow the last tensor", r.bytes.len())));
     }
-    Ok(Container { graph, tensors })
+    let shards = read_shards(&tensors, tail)?;
+    Ok(Container { graph, tensors, shards })
+}
+
+/// The shards after the body: none, or every shard of the one sharded tensor, each equal to
+/// its sha256 in the body.
+fn read_shards(tensors: &[TensorRecord], tail: &[u8]) -> Result<Vec<Vec<u8>>, EmbedError> {
+    let mut sharded = tensors.iter().filter(|t| matches!(t.encoding, Encoding::Sharded { .. }));
+    let (table, second) = (sharded.next(), sharded.next());
+    if second.is_some() {
+        return Err(corrupt("it has more than one sharded tensor".into()));
+    }
+    let Some(table) = table else {
+        return if tail.is_empty() {
+            Ok(Vec::new())
+        } else {
+            Err(corrupt(format!("{} bytes follow its body", tail.len())))
+        };
+    };
+    if tail.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut rest = tail;
+    let mut shards = Vec::new();
+    for (index, len) in table.shard_lens()?.into_iter().enumerate() {
+        if len > rest.len() {
+            return Err(corrupt(format!("it ends inside shard {index} of {}", table.name)));
+        }
+        let (shard, after) = rest.split_at(len);
+        table.check_shard(index, shard)?;
+        shards.push(shard.to_vec());
+        rest = after;
+    }
+    if !rest.is_empty() {
+        return Err(corrupt(format!("{} bytes follow the last shard", rest.len())));
+    }
+    Ok(shards)
 }
 
 /// A record's data length must be exactly what its shape and encoding need.
@@ -204,7 +309,14 @@ fn check(t: &TensorRecord) -> Result<(), EmbedError> {
             };
             count.checked_mul(width)
         }
-        Encoding::Groupwise { bits, group, .. } | Encoding::GroupwiseCodes { bits, group } => {
+        Encoding::Sharded { .. } => {
+            if t.data_type != ONNX_FLOAT || t.dims.len() != 2 {
+                return Err(corrupt(format!("tensor {}: only a 2-D f32 table can be sharded", t.name)));
+            }
+            t.shard_lens()?;
+            t.shard_count().checked_mul(32)
+        }
+        Encoding::Groupwise { bits, group, .. } => {
             let (_, cols) = t.matrix()?;
             let group = group as usize;
             if t.data_type != ONNX_FLOAT || !cols.is_multiple_of(group) {
@@ -230,7 +342,8 @@ fn dim(d: u64) -> Result<usize, EmbedError> {
 }
 
 fn to_usize(d: u64) -> Option<usize> {
-    usize::try_from(d).ok().filter(|&d| d <= 1 << 40)
+    // Compared as u64: a wasm32 usize cannot hold the bound.
+    usize::try_from(d).ok().filter(|_| d <= 1u64 << 40)
 }
 
 pub fn corrupt(reason: String) -> EmbedError {

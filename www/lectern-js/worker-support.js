@@ -26,6 +26,7 @@ export const state = {
   manifestUrl: null,
   parts: new Map(), // "part:id" of a catalog page or shard -> Promise of its attachment
   model: null, // Promise of the model load in progress or done
+  startModel: null, // starts the deferred model load (worker.js deferModel), until it has started
   active: new Set(), // ids of searches in progress
   cancelled: new Set(), // ids of searches in progress that the page gave up on
 };

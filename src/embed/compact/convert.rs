@@ -13,10 +13,10 @@ use tract_onnx::pb;
 use tract_onnx::prelude::Framework;
 
 /// The scheme the shipped model uses (BENCHMARKS.md, "A compact model on the wire").
-pub const DEFAULT_SCHEME: &str = "words=q4g32,positions=q8,layers=q8";
+pub const DEFAULT_SCHEME: &str = "words=q6g32,positions=q8,layers=q8";
 
 /// Rows of the word table per shard: a question's dozen word pieces fetch about a dozen
-/// shards of ~14 KB (4-bit rows of 384 values), and the table's catalog stays ~480 entries.
+/// shards of ~20 KB (6-bit rows of 384 values), and the table's catalog stays ~480 entries.
 pub const WORD_SHARD_ROWS: u32 = 64;
 
 /// How one class of f32 weights is stored.

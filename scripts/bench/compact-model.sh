@@ -15,6 +15,8 @@ eval_too=1
 if [ "${1:-}" = --no-eval ]; then eval_too=0; shift; fi
 schemes=("$@")
 [ ${#schemes[@]} -gt 0 ] || schemes=(
+  words=q6g32,positions=q8,layers=q8
+  words=q8,positions=q8,layers=q8
   words=q4g32,positions=q8,layers=q8
   words=q4g64,positions=q8,layers=q8
   words=q6g64,positions=q8,layers=q8

@@ -13,22 +13,10 @@ cd "$LECTERN_ROOT"
 out=""
 if [ "${1:-}" = --out ]; then out="$2"; shift 2; mkdir -p "$out"; fi
 [ -x "$LECTERN_BIN" ] || cargo build --release -p index-build
-corpora="${LECTERN_CORPORA:-$LECTERN_ROOT/../shared/corpora}"
-
-# corpus name → site folder
-site_of() {
-  case "$1" in
-    sample) echo "www/example" ;;
-    physical-ai-textbook) echo "$corpora/physical-ai-textbook" ;;
-    jest) echo "$corpora/jest/website" ;;
-    typescript-eslint) echo "$corpora/typescript-eslint/packages/website" ;;
-    *) return 1 ;;
-  esac
-}
 
 for questions in tests/eval/questions/*.jsonl; do
   name="$(basename "$questions" .jsonl)"
-  site="$(site_of "$name")" || { echo "eval: no site known for $questions" >&2; exit 1; }
+  site="$(corpus_site "$name")" || { echo "eval: no site known for $questions" >&2; exit 1; }
   if [ ! -d "$site" ]; then
     echo "== $name: $site is not here; skipped"
     continue

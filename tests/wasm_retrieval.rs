@@ -274,8 +274,26 @@ async fn gives_the_native_results_on_the_sample_bundle() {
     retriever.check_model(&fingerprint).expect("same model");
     retriever.attach_dense(&bundle.file("/files/dense/name").await).expect("dense");
     assert!(retriever.dense_ready());
-    let embedder = Embedder::new(&onnx, &tokenizer).expect("model");
+    let mut embedder = Embedder::new(&onnx, &tokenizer).expect("model");
     assert_eq!(embedder.fingerprint(), fingerprint);
+    // The bundle's model is the compact file's head: the word-table shards the question
+    // needs come first, as the worker fetches them — only those, each checked.
+    let refused = embedder.embed(QUESTION).expect_err("no word shards yet");
+    assert_eq!(code(refused), ("MODEL_UNAVAILABLE".into(), Some("WORDS_MISSING".into())));
+    let words = to_json(retriever.word_files(&bundle.file("/model/words/name").await).expect("words catalog"));
+    let words = words.as_array().expect("a list of shards");
+    let missing = embedder.missing_word_shards(QUESTION).expect("valid");
+    assert!(!missing.is_empty() && missing.len() <= 12, "{} of {} shards", missing.len(), words.len());
+    let shard = |i: u32| format!("bundle/{}", words[i as usize]["name"].as_str().expect("a name"));
+    let wrong = fetch_bytes(&shard(missing[0] + 1)).await;
+    assert_eq!(
+        code(embedder.add_word_shard(missing[0], &wrong).expect_err("another shard's bytes")),
+        ("MODEL_UNAVAILABLE".into(), Some("MODEL_CORRUPT".into()))
+    );
+    for &i in &missing {
+        embedder.add_word_shard(i, &fetch_bytes(&shard(i)).await).expect("its own shard");
+    }
+    assert!(embedder.missing_word_shards(QUESTION).expect("valid").is_empty());
     let vector = embedder.embed(QUESTION).expect("embeds");
     assert_eq!(vector.len(), 384);
 

@@ -25,24 +25,15 @@ schemes=("$@")
   words=q4g32,positions=q8,layers=q6g64
   words=q3g32,positions=q8,layers=q4g32
 )
-corpora="${LECTERN_CORPORA:-$LECTERN_ROOT/../shared/corpora}"
 work="$LECTERN_CACHE/compact-model"
 mkdir -p "$work"
-site_of() {
-  case "$1" in
-    sample) echo "www/example" ;;
-    physical-ai-textbook) echo "$corpora/physical-ai-textbook" ;;
-    jest) echo "$corpora/jest/website" ;;
-    typescript-eslint) echo "$corpora/typescript-eslint/packages/website" ;;
-  esac
-}
 
 step "compact model: lectern CLI and the sections of every corpus"
 [ -x "$LECTERN_BIN" ] || cargo build --release -p index-build
 : >"$work/sections.jsonl"
 for questions in tests/eval/questions/*.jsonl; do
-  site="$(site_of "$(basename "$questions" .jsonl)")"
-  [ -d "$site" ] && "$LECTERN_BIN" chunks "$site" --json >>"$work/sections.jsonl"
+  site="$(corpus_site "$(basename "$questions" .jsonl)")" || continue
+  [ ! -d "$site" ] || "$LECTERN_BIN" chunks "$site" --json >>"$work/sections.jsonl"
 done
 echo "$(wc -l <"$work/sections.jsonl") sections"
 
@@ -68,7 +59,7 @@ for candidate in "$work"/candidates/*/; do
   name="$(basename "$candidate")"
   for questions in tests/eval/questions/*.jsonl; do
     corpus="$(basename "$questions" .jsonl)"
-    site="$(site_of "$corpus")"
+    site="$(corpus_site "$corpus")" || continue
     [ -d "$site" ] || continue
     echo "== $name / $corpus"
     LECTERN_CACHE="$work/cache/$name" "$LECTERN_BIN" eval "$site" --questions "$questions" --mode all \

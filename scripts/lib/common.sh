@@ -97,3 +97,16 @@ run_wasm_tests() {
     cargo test --profile wasm --target wasm32-unknown-unknown -p lectern "$@"
   stop_asset_server
 }
+
+# corpus_site NAME: the site folder of a labelled corpus (tests/eval/questions/NAME.jsonl):
+# the sample site, or a real Docusaurus tree in ../shared/corpora ($LECTERN_CORPORA).
+corpus_site() {
+  local corpora="${LECTERN_CORPORA:-$LECTERN_ROOT/../shared/corpora}"
+  case "$1" in
+    sample) echo "www/example" ;;
+    physical-ai-textbook) echo "$corpora/physical-ai-textbook" ;;
+    jest) echo "$corpora/jest/website" ;;
+    typescript-eslint) echo "$corpora/typescript-eslint/packages/website" ;;
+    *) return 1 ;;
+  esac
+}

@@ -8,7 +8,7 @@ use lectern::bundle::{
 };
 use lectern::dense::DenseIndexConfig;
 use lectern::lexical::{query_terms, IndexOptions};
-use lectern::search::{HybridSearch, Part, SearchMode, SearchOptions, ShardedSearch};
+use lectern::search::{HybridSearch, Part, SearchMode, SearchOptions, ShardedSearch, PAGES_AT_OPEN};
 use std::collections::HashSet;
 
 const DIMS: usize = 8;
@@ -81,6 +81,11 @@ fn site() -> Vec<BundleChunk> {
 }
 
 fn bundle() -> BundleOutput {
+    bundle_with(400, 48)
+}
+
+/// The same site in shards of these target sizes (small: many shards and catalog pages).
+fn bundle_with(text_shard_bytes: usize, term_shard_bytes: usize) -> BundleOutput {
     let chunks = site();
     write_bundle(BundleInput {
         chunks: &chunks,
@@ -89,8 +94,8 @@ fn bundle() -> BundleOutput {
         site: SiteInfo { base_url: "/".into(), site_url: None },
         pages: 400,
         model_files: None,
-        text_shard_bytes: 400,
-        term_shard_bytes: 48,
+        text_shard_bytes,
+        term_shard_bytes,
         lexical: IndexOptions::default(),
         dense: DenseIndexConfig::default(),
     })
@@ -227,6 +232,41 @@ fn hybrid_search_over_shards_equals_the_whole_bundle() {
     let got = sharded.search(question, Some(&unit(17)), &options).expect("searches");
     assert_eq!(got.mode_used, SearchMode::Hybrid);
     assert_eq!(got, full.search(question, Some(&unit(17)), &options).expect("searches"));
+}
+
+#[test]
+fn a_small_sites_catalog_pages_come_with_the_chunk_table_and_a_large_sites_do_not() {
+    // Large: more catalog pages than PAGES_AT_OPEN; a question fetches its own pages.
+    let large = ShardedSearch::new(&bundle().manifest_json()).expect("manifest");
+    assert!(large.files_at_open().is_empty());
+
+    // Small (shards of the default sizes): one term page and one chunk page, named at open.
+    let output = bundle_with(16 * 1024, 4 * 1024);
+    let served = Served { output, fetched: Default::default() };
+    let manifest = served.output.manifest.clone();
+    assert!(manifest.files.terms.len() + manifest.files.chunks.len() <= PAGES_AT_OPEN);
+    let mut sharded = ShardedSearch::new(&served.output.manifest_json()).expect("manifest");
+    let at_open = sharded.files_at_open();
+    let parts: Vec<Part> = at_open.iter().map(|f| f.part).collect();
+    assert_eq!(parts.len(), manifest.files.terms.len() + manifest.files.chunks.len());
+    assert!(parts.contains(&Part::TermPage) && parts.contains(&Part::ChunkPage));
+    sharded.attach_chunk_table(&served.get(&manifest.files.chunk_table.name)).expect("table");
+    for file in &at_open {
+        sharded.attach(file.part, file.id, &served.get(&file.name)).expect("attaches");
+    }
+    assert!(sharded.files_at_open().is_empty(), "attached pages are not named again");
+    // A question now names its term shards at once, and its results their shards: one round
+    // trip each, no catalog page.
+    let question = "How is joint torque measured by the sensor?";
+    let needed = sharded.files_for_query(question);
+    assert!(!needed.is_empty() && needed.iter().all(|f| f.part == Part::Terms), "{needed:?}");
+    fetch_all(&served, &mut sharded, |s| s.files_for_query(question));
+    let hits: Vec<u32> = (sharded.search(question, None, &SearchOptions::default()).expect("searches").hits)
+        .iter()
+        .map(|h| h.index)
+        .collect();
+    let needed = sharded.files_for_chunks(&hits);
+    assert!(!needed.is_empty() && needed.iter().all(|f| matches!(f.part, Part::Meta | Part::Text)), "{needed:?}");
 }
 
 #[test]

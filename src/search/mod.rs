@@ -15,7 +15,7 @@ pub use fusion::{reciprocal_rank_fusion, RankedList};
 #[cfg(feature = "search")]
 pub use hybrid::{Hit, HybridSearch, SearchMode, SearchOptions, SearchResults};
 #[cfg(feature = "search")]
-pub use sharded::{NeededFile, Part, ShardedError, ShardedSearch};
+pub use sharded::{NeededFile, Part, ShardedError, ShardedSearch, PAGES_AT_OPEN};
 
 #[cfg(feature = "search")]
 #[derive(Debug, thiserror::Error)]

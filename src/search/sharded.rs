@@ -12,6 +12,10 @@ use crate::bundle::{BundleError, BundleReader, ChunkMeta, ChunkShardEntry, FileE
 use crate::lexical::{query_terms, shard_of};
 use serde::{Deserialize, Serialize};
 
+/// Catalog pages (term and chunk pages together) up to which a site's are all fetched when
+/// its index opens (`ShardedSearch::files_at_open`): a sample-sized site has two.
+pub const PAGES_AT_OPEN: usize = 4;
+
 /// The kinds of file fetched on demand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -105,6 +109,30 @@ impl ShardedSearch {
 
     pub fn search_ref(&self) -> Option<&HybridSearch> {
         self.search.as_ref()
+    }
+
+    /// The catalog pages worth fetching with the chunk table, before any question: on a site
+    /// whose catalog is [`PAGES_AT_OPEN`] pages at most (a few KB), all of them, so a question
+    /// goes straight to its shards instead of waiting a round trip for its page first. Empty
+    /// on a larger site (a question fetches the pages of its own terms), or once attached.
+    pub fn files_at_open(&self) -> Vec<NeededFile> {
+        let files = &self.reader.manifest().files;
+        if files.terms.len() + files.chunks.len() > PAGES_AT_OPEN {
+            return Vec::new();
+        }
+        let page = |part: Part, id: usize, file: &FileEntry| NeededFile {
+            part,
+            id,
+            name: file.name.clone(),
+            bytes: file.bytes,
+        };
+        let terms = (files.terms.iter().enumerate())
+            .filter(|(id, _)| matches!(self.term_pages.get(*id), Some(None)))
+            .map(|(id, p)| page(Part::TermPage, id, &p.file));
+        let chunks = (files.chunks.iter().enumerate())
+            .filter(|(id, _)| matches!(self.chunk_pages.get(*id), Some(None)))
+            .map(|(id, p)| page(Part::ChunkPage, id, &p.file));
+        terms.chain(chunks).collect()
     }
 
     /// The files a search for `query` still needs before it can run: catalog pages first

@@ -43,6 +43,13 @@ impl Retriever {
         self.inner.attach_chunk_table(table).map_err(|e| sharded_error(Code::IndexUnavailable, e))
     }
 
+    /// The catalog pages to fetch and `attach` with the chunk table, before any question (all
+    /// of a small site's; none of a large one's).
+    #[wasm_bindgen(js_name = filesAtOpen, unchecked_return_type = "NeededFile[]")]
+    pub fn files_at_open(&self) -> Result<JsValue, JsError> {
+        to_js(&self.inner.files_at_open())
+    }
+
     /// The files a search with these arguments still needs before it can run (catalog pages
     /// first, then term shards: attach them, then ask again until this is empty). Refuses
     /// what `search` / `searchSelection` would refuse.

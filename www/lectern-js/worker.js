@@ -49,9 +49,15 @@ async function open(options) {
   const manifest = wasm(() => retriever.manifest());
   state.manifest = manifest;
   // The chunk table is all keyword search needs up front; each question then fetches the
-  // term shards of its terms, each result its chunk shard.
+  // term shards of its terms, each result its chunk shard. A small site's catalog pages come
+  // with the table (the core says which), saving each question a round trip.
   const table = manifest.files.chunk_table;
-  await withFiles([fileUrl(table)], "INDEX_UNAVAILABLE", tracker("index", table.bytes), (t) => retriever.loadTable(t));
+  const pages = wasm(() => retriever.filesAtOpen());
+  const bytes = pages.reduce((n, p) => n + p.bytes, table.bytes);
+  await withFiles([table, ...pages].map(fileUrl), "INDEX_UNAVAILABLE", tracker("index", bytes), (t, ...pageBytes) => {
+    retriever.loadTable(t);
+    pages.forEach((p, i) => retriever.attach(p.part, p.id, pageBytes[i]));
+  });
   state.retriever = retriever;
   const ms = Math.round(performance.now() - started);
   progress({ phase: "lexical-ready", loaded: 1, total: 1, ms });

@@ -213,9 +213,7 @@ fn quantize(record: TensorRecord, class: Class, bits: u8, group: Option<u32>) ->
             record.name
         )));
     }
-    let (scales, codes) = quant::quantize(&matrix, row_len, group as usize, bits);
-    let mut data: Vec<u8> = scales.iter().flat_map(|s| s.to_le_bytes()).collect();
-    data.extend(quant::pack(&codes, bits));
+    let data = quant::encode(&matrix, row_len, group as usize, bits);
     Ok(TensorRecord { encoding: Encoding::Groupwise { bits, group, transposed }, data, ..record })
 }
 
@@ -232,14 +230,8 @@ fn shard(record: TensorRecord, bits: u8, group: Option<u32>) -> Result<(TensorRe
         )));
     }
     let values: Vec<f32> = record.data.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
-    let shards: Vec<Vec<u8>> = values
-        .chunks(WORD_SHARD_ROWS as usize * cols)
-        .map(|rows| {
-            let (scales, codes) = quant::quantize(rows, cols, group as usize, bits);
-            let mut shard: Vec<u8> = scales.iter().flat_map(|s| s.to_le_bytes()).collect();
-            shard.extend(quant::pack(&codes, bits));
-            shard
-        })
+    let shards: Vec<Vec<u8>> = (values.chunks(WORD_SHARD_ROWS as usize * cols))
+        .map(|rows| quant::encode(rows, cols, group as usize, bits))
         .collect();
     let encoding = Encoding::Sharded { bits, group, rows: WORD_SHARD_ROWS };
     Ok((TensorRecord { encoding, data: format::shard_hashes(&shards), ..record }, shards))

@@ -19,7 +19,7 @@ pub use words::{WordTable, INPUT as WORDS_INPUT};
 use super::EmbedError;
 use format::{Encoding, TensorRecord, ONNX_FLOAT};
 use tract_onnx::pb;
-use tract_onnx::prelude::{f16, Framework};
+use tract_onnx::prelude::Framework;
 
 /// Decodes a compact model file (whole, or its head alone) into the ONNX model proto tract
 /// loads and the word table, if the model keeps one outside its graph. A damaged,
@@ -65,7 +65,7 @@ fn decode_tensor(t: TensorRecord) -> Result<pb::TensorProto, EmbedError> {
     Ok(match t.encoding {
         Encoding::Raw => proto(t.name, dims, t.data_type, t.data),
         Encoding::Groupwise { bits, group, transposed } => {
-            let (scales, codes) = split_groupwise(&t.data, rows * cols, group as usize, bits);
+            let (scales, codes) = quant::decode(&t.data, rows * cols, group as usize, bits);
             let group = group as usize;
             let mut values = vec![0f32; rows * cols];
             for (i, (&q, v)) in codes.iter().zip(values.iter_mut()).enumerate() {
@@ -87,13 +87,6 @@ fn decode_tensor(t: TensorRecord) -> Result<pb::TensorProto, EmbedError> {
     })
 }
 
-/// The f32 scales and the codes of groupwise data (its length checked by `format::read`).
-fn split_groupwise(data: &[u8], count: usize, group: usize, bits: u8) -> (Vec<f32>, Vec<i8>) {
-    let (scales, packed) = data.split_at((count / group.max(1)) * 2);
-    let scales = scales.chunks_exact(2).map(|b| f16::from_le_bytes([b[0], b[1]]).to_f32()).collect();
-    (scales, quant::unpack(packed, count, bits))
-}
-
 #[cfg(test)]
 mod tests {
     use super::format::*;
@@ -102,24 +95,14 @@ mod tests {
     /// Six rows of 64 values, quantised 4-bit in groups of 32.
     fn table() -> (Vec<f32>, Vec<u8>) {
         let values: Vec<f32> = (0..64 * 6).map(|i| ((i * 13 % 29) as f32 - 14.0) / 10.0).collect();
-        let (scales, codes) = quant::quantize(&values, 64, 32, 4);
-        let mut data: Vec<u8> = scales.iter().flat_map(|s| s.to_le_bytes()).collect();
-        data.extend(quant::pack(&codes, 4));
+        let data = quant::encode(&values, 64, 32, 4);
         (values, data)
     }
 
     /// The six rows as shards of four rows (the last one two), as the converter cuts them.
     fn word_shards() -> Vec<Vec<u8>> {
         let values: Vec<f32> = table().0;
-        values
-            .chunks(4 * 64)
-            .map(|rows| {
-                let (scales, codes) = quant::quantize(rows, 64, 32, 4);
-                let mut shard: Vec<u8> = scales.iter().flat_map(|s| s.to_le_bytes()).collect();
-                shard.extend(quant::pack(&codes, 4));
-                shard
-            })
-            .collect()
+        values.chunks(4 * 64).map(|rows| quant::encode(rows, 64, 32, 4)).collect()
     }
 
     fn sample() -> Vec<u8> {

@@ -1,7 +1,6 @@
 //! Groupwise symmetric quantisation: a matrix's rows are cut into groups of `group`
 //! consecutive values, each stored as `bits`-bit signed codes times one f16 scale.
 
-#[cfg(any(test, not(all(target_arch = "wasm32", target_os = "unknown"))))]
 use tract_onnx::prelude::f16;
 
 /// Lowest and highest code of a `bits`-bit signed integer.
@@ -48,6 +47,24 @@ pub fn quantize(values: &[f32], cols: usize, group: usize, bits: u8) -> (Vec<f16
             .extend(chunk.iter().map(|&v| if s > 0.0 { (v / s).round().clamp(lo as f32, hi as f32) as i8 } else { 0 }));
     }
     (scales, codes)
+}
+
+/// Quantises `values` (see [`quantize`]) into groupwise data as the compact file stores it:
+/// the f16 scales, then the packed codes.
+#[cfg(any(test, not(all(target_arch = "wasm32", target_os = "unknown"))))]
+pub fn encode(values: &[f32], cols: usize, group: usize, bits: u8) -> Vec<u8> {
+    let (scales, codes) = quantize(values, cols, group, bits);
+    let mut data: Vec<u8> = scales.iter().flat_map(|s| s.to_le_bytes()).collect();
+    data.extend(pack(&codes, bits));
+    data
+}
+
+/// The f32 scales and the codes of `count` values of groupwise data written by [`encode`]
+/// (its length checked by the caller).
+pub fn decode(data: &[u8], count: usize, group: usize, bits: u8) -> (Vec<f32>, Vec<i8>) {
+    let (scales, packed) = data.split_at((count / group.max(1)) * 2);
+    let scales = scales.chunks_exact(2).map(|b| f16::from_le_bytes([b[0], b[1]]).to_f32()).collect();
+    (scales, unpack(packed, count, bits))
 }
 
 /// Packs signed `bits`-bit codes, offset to unsigned, into a little-endian bit stream.

@@ -9,7 +9,6 @@
 use super::format::{corrupt, TensorRecord};
 use super::quant;
 use crate::embed::EmbedError;
-use tract_onnx::prelude::f16;
 
 /// The graph input that takes the looked-up rows, `[batch, sequence, cols]` f32.
 pub const INPUT: &str = "lectern_word_embeddings";
@@ -50,8 +49,9 @@ impl WordTable {
             shards: (0..count).map(|_| None).collect(),
             record,
         };
+        // `format::read` checked these against the head already.
         for (index, bytes) in shards.iter().enumerate() {
-            table.add(index, bytes)?;
+            table.decode(index, bytes);
         }
         Ok(table)
     }
@@ -89,11 +89,15 @@ impl WordTable {
             return Err(corrupt(format!("shard {index} of the word table is {} bytes, not {len}", bytes.len())));
         }
         self.record.check_shard(index, bytes)?;
-        let values = len_rows(self.rows, self.per_shard, index) * self.cols;
-        let (scales, packed) = bytes.split_at(values / self.group * 2);
-        let scales = scales.chunks_exact(2).map(|b| f16::from_le_bytes([b[0], b[1]]).to_f32()).collect();
-        self.shards[index] = Some(Shard { scales, codes: quant::unpack(packed, values, self.bits) });
+        self.decode(index, bytes);
         Ok(())
+    }
+
+    /// Keeps shard `index`, whose bytes are checked, as codes and f32 scales.
+    fn decode(&mut self, index: usize, bytes: &[u8]) {
+        let values = len_rows(self.rows, self.per_shard, index) * self.cols;
+        let (scales, codes) = quant::decode(bytes, values, self.group, self.bits);
+        self.shards[index] = Some(Shard { scales, codes });
     }
 
     /// The rows of `ids`, one after the other (`ids.len() * cols` values); each value is its

@@ -126,6 +126,14 @@ pub fn dot_f32(a: &[f32], b: &[f32]) -> f32 {
     acc.iter().sum::<f32>() + tail
 }
 
+/// Scales `v` to unit length (leaves a zero vector alone).
+pub fn normalize(v: &mut [f32]) {
+    let norm = dot_f32(v, v).sqrt();
+    if norm > 0.0 {
+        v.iter_mut().for_each(|x| *x /= norm);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

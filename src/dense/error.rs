@@ -54,4 +54,17 @@ pub enum DenseError {
     NeighbourOutOfRange { layer: usize, node: usize, neighbour: u32, limit: usize },
     #[error("the dense index has {extra} unexpected bytes after its end: the file was damaged or concatenated; rebuild the bundle")]
     TrailingBytes { extra: usize },
+
+    // A partitioned index's parts (`partitioned/`): fetched one by one, so each is checked
+    // against the head it must belong to.
+    #[error("dense index part {part} does not exist: the index has {parts} parts; the bundle's file list is out of step with its head")]
+    UnknownPart { part: u32, parts: u32 },
+    #[error("these bytes are dense index part {found}, not part {expected}: the files were renamed or mixed up; re-upload the bundle")]
+    WrongPart { expected: u32, found: u32 },
+    #[error("dense index part {part} belongs to another build of the index: a cached or half-uploaded bundle; reload the page or re-upload the bundle")]
+    OtherBuild { part: u32 },
+    #[error("dense index part {part} is corrupt: {reason}; rebuild the bundle")]
+    InvalidPart { part: u32, reason: &'static str },
+    #[error("dense index part {part} (int8 rows) came before part {codes} (its partition's codes): attach parts in the order the index names them")]
+    PartOutOfOrder { part: u32, codes: u32 },
 }

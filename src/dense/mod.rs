@@ -13,7 +13,9 @@ mod graph_bytes;
 mod graph_point;
 mod index;
 mod owners;
+pub mod partitioned;
 mod quantized;
+mod rng;
 #[cfg(any(test, feature = "bench-data"))]
 #[doc(hidden)]
 pub mod synthetic;

@@ -1,0 +1,418 @@
+//! The byte formats of a partitioned dense index: one head, fetched when the index opens, and
+//! parts fetched as questions need them. Little-endian throughout; every count is checked
+//! against the bytes present before anything is allocated from it, and every part repeats
+//! the head's build id, so parts of another build are refused rather than misread.
+//!
+//! Head (magic "LDPH"):
+//!
+//! ```text
+//! offset  size              field
+//! 0       4                 magic "LDPH"
+//! 4       2                 format version (PARTITIONED_FORMAT_VERSION)
+//! 6       2                 flags, 0
+//! 8       8                 build id (FNV-1a 64 of the content of the head and every part)
+//! 16      4                 dims (1..=65536)
+//! 20      4                 items: the item (chunk) ids the index answers with are below it
+//! 24      4                 rows: vectors stored (one per window of each distinct section)
+//! 28      4                 partitions P (1..=rows)
+//! 32      2                 version slots V (1..): slot 0 = no version, slot v + 1 = version v
+//! 34      2                 subspaces M of the 4-bit codes (1..=dims)
+//! 36      2                 probe: partitions a question probes by default (1..)
+//! 38      2                 rescore: candidates rescored with int8 by default (1..)
+//! 40      4 M + 16 dims     quantiser: M f32 slice scales, then 16 int8 codewords per slice
+//! ..      4 P + P dims      centroids: P f32 scales, then P × dims int8 codes (unit vectors)
+//! ..      P × (8 + ⌈V/8⌉)   per partition: rows u32, shards u32, version slots it serves
+//!                           (bit s of byte s/8; at least one set, none at or above V)
+//! ```
+//!
+//! Part ids: 0..P are the partitions' codes, P.. the int8 row shards in partition order
+//! (partition p's shards follow partition p − 1's).
+//!
+//! Codes of partition p (magic "LDPC"), the first round's part:
+//!
+//! ```text
+//! 0       4                 magic "LDPC"
+//! 4       2                 format version;  6  2  flags, 0
+//! 8       8                 build id
+//! 16      4                 part id (= p)
+//! 20      4                 rows n (as in the head)
+//! 24      2 × shards        rows of each of the partition's shards, u16, each ≥ 1, sum n
+//! ..      n varints         each row's item: zigzag LEB128 of the difference to the previous
+//!                           row's item (the first to 0)
+//! ..      n × ⌈M/2⌉         4-bit codes of each row's residual to the centroid, low nibble
+//!                           = even slice
+//! ```
+//!
+//! Int8 rows of one shard (magic "LDPR"), the second round's part: the rows of the shard
+//! in the order of its partition's codes.
+//!
+//! ```text
+//! 0       4                 magic "LDPR"
+//! 4       2                 format version;  6  2  flags, 0
+//! 8       8                 build id
+//! 16      4                 part id
+//! 20      4                 rows n (as in the partition's codes)
+//! 24      4 n               f32 scale of each row (0..=1.001/127)
+//! ..      n × dims          int8 codes, row after row
+//! ```
+
+use super::config::MAX_SMALL;
+use super::pq::ProductQuantizer;
+use crate::dense::quantized::{QuantizedVectors, MAX_DIMS, MAX_SCALE};
+use crate::dense::{ByteReader, DenseError};
+
+/// Bump on any layout change: a reader refuses other versions rather than misread them.
+pub const PARTITIONED_FORMAT_VERSION: u16 = 1;
+
+pub(crate) const HEAD_MAGIC: [u8; 4] = *b"LDPH";
+pub(crate) const CODES_MAGIC: [u8; 4] = *b"LDPC";
+pub(crate) const ROWS_MAGIC: [u8; 4] = *b"LDPR";
+const HEAD_FIXED: usize = 40;
+const PART_FIXED: usize = 24;
+
+/// What the head says of one partition.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct PartitionInfo {
+    pub rows: u32,
+    pub shards: u32,
+    /// Part id of its first row shard.
+    pub first_shard_part: u32,
+    /// Bit s set: serves version slot s.
+    pub slots: Vec<u8>,
+}
+
+impl PartitionInfo {
+    pub fn serves(&self, slot: u16) -> bool {
+        self.slots.get(slot as usize / 8).is_some_and(|b| b & (1 << (slot % 8)) != 0)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Head {
+    pub build_id: u64,
+    pub dims: usize,
+    pub items: u32,
+    pub rows: u32,
+    pub version_slots: u16,
+    pub probe: usize,
+    pub rescore: usize,
+    pub pq: ProductQuantizer,
+    pub centroids: QuantizedVectors,
+    pub partitions: Vec<PartitionInfo>,
+}
+
+impl Head {
+    pub fn part_count(&self) -> u32 {
+        self.partitions.last().map_or(0, |p| p.first_shard_part + p.shards)
+    }
+
+    pub fn write(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(&HEAD_MAGIC);
+        out.extend_from_slice(&PARTITIONED_FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&0u16.to_le_bytes());
+        out.extend_from_slice(&self.build_id.to_le_bytes());
+        for value in [self.dims as u32, self.items, self.rows, self.partitions.len() as u32] {
+            out.extend_from_slice(&value.to_le_bytes());
+        }
+        for value in [self.version_slots as usize, self.pq.subspaces(), self.probe, self.rescore] {
+            out.extend_from_slice(&(value.min(MAX_SMALL) as u16).to_le_bytes());
+        }
+        self.pq.write(&mut out);
+        for scale in self.centroids.raw_scales() {
+            out.extend_from_slice(&scale.to_le_bytes());
+        }
+        out.extend(self.centroids.raw_codes().iter().map(|&c| c as u8));
+        for p in &self.partitions {
+            out.extend_from_slice(&p.rows.to_le_bytes());
+            out.extend_from_slice(&p.shards.to_le_bytes());
+            out.extend_from_slice(&p.slots);
+        }
+        out
+    }
+
+    pub fn read(bytes: &[u8]) -> Result<Head, DenseError> {
+        let mut r = ByteReader::new(bytes);
+        r.require("header", HEAD_FIXED as u64)?;
+        preamble(&mut r, HEAD_MAGIC)?;
+        let build_id = u64_of(&mut r, "header")?;
+        let dims = r.u32("header")? as usize;
+        let items = r.u32("header")?;
+        let rows = r.u32("header")?;
+        let partitions = r.u32("header")? as usize;
+        let version_slots = r.u16("header")?;
+        let subspaces = r.u16("header")? as usize;
+        let probe = r.u16("header")? as usize;
+        let rescore = r.u16("header")? as usize;
+        if dims == 0 || dims > MAX_DIMS {
+            return Err(DenseError::InvalidHeader("its dimension count is 0 or above 65536"));
+        }
+        if items == 0 || rows == 0 || rows == u32::MAX {
+            return Err(DenseError::InvalidHeader("it holds no items or no vectors"));
+        }
+        if partitions == 0 || partitions > rows as usize {
+            return Err(DenseError::InvalidHeader("its partition count is 0 or above its vector count"));
+        }
+        if version_slots == 0 || subspaces == 0 || subspaces > dims || probe == 0 || rescore == 0 {
+            return Err(DenseError::InvalidHeader("a version, quantiser or search count is 0 or too large"));
+        }
+        let pq = ProductQuantizer::read(&mut r, dims, subspaces)?;
+        let slot_bytes = (version_slots as usize).div_ceil(8);
+        // u64: these products overflow a 32-bit usize (wasm) for a corrupt header.
+        let rest = partitions as u64 * (4 + dims as u64) + partitions as u64 * (8 + slot_bytes as u64);
+        r.require("centroids and partitions", rest)?;
+        let mut scales = Vec::with_capacity(partitions);
+        for raw in r.take("centroids", 4 * partitions)?.chunks_exact(4) {
+            let scale = f32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]);
+            if !(0.0..=MAX_SCALE).contains(&scale) {
+                return Err(DenseError::InvalidHeader("a centroid has an invalid scale"));
+            }
+            scales.push(scale);
+        }
+        let codes = r.take("centroids", partitions * dims)?.iter().map(|&b| b as i8).collect();
+        let centroids = QuantizedVectors::from_parts(dims, codes, scales);
+        let mut infos = Vec::with_capacity(partitions);
+        let (mut total_rows, mut next_part) = (0u64, partitions as u64);
+        for _ in 0..partitions {
+            let rows_here = r.u32("partitions")?;
+            let shards = r.u32("partitions")?;
+            let slots = r.take("partitions", slot_bytes)?.to_vec();
+            if rows_here == 0 || shards == 0 || shards > rows_here || rows_here as usize > MAX_SMALL * shards as usize {
+                return Err(DenseError::InvalidHeader("a partition has no rows, no shards or more shards than rows"));
+            }
+            let unused = (version_slots as usize..slot_bytes * 8).any(|s| slots[s / 8] & (1 << (s % 8)) != 0);
+            if unused || slots.iter().all(|&b| b == 0) {
+                return Err(DenseError::InvalidHeader("a partition serves no version slot or an unknown one"));
+            }
+            total_rows += u64::from(rows_here);
+            if next_part + u64::from(shards) > u64::from(u32::MAX) {
+                return Err(DenseError::InvalidHeader("it has more parts than part ids"));
+            }
+            infos.push(PartitionInfo { rows: rows_here, shards, first_shard_part: next_part as u32, slots });
+            next_part += u64::from(shards);
+        }
+        if total_rows != u64::from(rows) {
+            return Err(DenseError::InvalidHeader("its partitions' rows do not add up to its vector count"));
+        }
+        r.finish()?;
+        Ok(Head { build_id, dims, items, rows, version_slots, probe, rescore, pq, centroids, partitions: infos })
+    }
+}
+
+/// The rows of one partition as the first round sees them.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct CodesPart {
+    /// First row of each shard, then the row count.
+    pub shard_starts: Vec<u32>,
+    pub items: Vec<u32>,
+    /// `rows × code_len` bytes.
+    pub codes: Vec<u8>,
+}
+
+impl CodesPart {
+    pub fn write(&self, build_id: u64, part: u32, out: &mut Vec<u8>) {
+        part_preamble(CODES_MAGIC, build_id, part, self.items.len() as u32, out);
+        for pair in self.shard_starts.windows(2) {
+            out.extend_from_slice(&((pair[1] - pair[0]) as u16).to_le_bytes());
+        }
+        let mut previous = 0i64;
+        for &item in &self.items {
+            put_varint(out, zigzag(i64::from(item) - previous));
+            previous = i64::from(item);
+        }
+        out.extend_from_slice(&self.codes);
+    }
+
+    /// Reads partition `partition`'s codes (part id `partition`), checked against the head.
+    pub fn read(bytes: &[u8], head: &Head, partition: u32) -> Result<CodesPart, DenseError> {
+        let info = head
+            .partitions
+            .get(partition as usize)
+            .ok_or(DenseError::UnknownPart { part: partition, parts: head.part_count() })?;
+        let mut r = ByteReader::new(bytes);
+        let rows = read_part_preamble(&mut r, CODES_MAGIC, head.build_id, partition)?;
+        let invalid = |reason| DenseError::InvalidPart { part: partition, reason };
+        if rows != info.rows {
+            return Err(invalid("its row count differs from the head's"));
+        }
+        let code_len = head.pq.code_len();
+        r.require("partition codes", 2 * u64::from(info.shards) + u64::from(rows) * (1 + code_len as u64))?;
+        let mut shard_starts = Vec::with_capacity(info.shards as usize + 1);
+        let mut at = 0u32;
+        for _ in 0..info.shards {
+            shard_starts.push(at);
+            let size = u32::from(r.u16("partition codes")?);
+            if size == 0 {
+                return Err(invalid("one of its shards is empty"));
+            }
+            at = at.saturating_add(size);
+        }
+        if at != rows {
+            return Err(invalid("its shards' rows do not add up to its row count"));
+        }
+        shard_starts.push(at);
+        let mut items = Vec::with_capacity(rows as usize);
+        let mut previous = 0i64;
+        for _ in 0..rows {
+            let item = previous + unzigzag(varint(&mut r, "partition codes")?);
+            if !(0..i64::from(head.items)).contains(&item) {
+                return Err(invalid("a row names an item the index does not have"));
+            }
+            items.push(item as u32);
+            previous = item;
+        }
+        let codes = r.take("partition codes", rows as usize * code_len)?.to_vec();
+        r.finish()?;
+        Ok(CodesPart { shard_starts, items, codes })
+    }
+}
+
+/// Writes a rows part: `vectors` are the shard's rows in order.
+pub(crate) fn write_rows_part(vectors: &QuantizedVectors, build_id: u64, part: u32, out: &mut Vec<u8>) {
+    part_preamble(ROWS_MAGIC, build_id, part, vectors.len() as u32, out);
+    for scale in vectors.raw_scales() {
+        out.extend_from_slice(&scale.to_le_bytes());
+    }
+    out.extend(vectors.raw_codes().iter().map(|&c| c as u8));
+}
+
+/// Reads a rows part of `expected_rows` rows.
+pub(crate) fn read_rows_part(
+    bytes: &[u8],
+    head: &Head,
+    part: u32,
+    expected_rows: u32,
+) -> Result<QuantizedVectors, DenseError> {
+    let mut r = ByteReader::new(bytes);
+    let rows = read_part_preamble(&mut r, ROWS_MAGIC, head.build_id, part)?;
+    if rows != expected_rows {
+        return Err(DenseError::InvalidPart { part, reason: "its row count differs from its partition's codes" });
+    }
+    let rows = rows as usize;
+    r.require("row shard", rows as u64 * (4 + head.dims as u64))?;
+    let mut scales = Vec::with_capacity(rows);
+    for raw in r.take("row shard", 4 * rows)?.chunks_exact(4) {
+        let scale = f32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]);
+        if !(0.0..=MAX_SCALE).contains(&scale) {
+            return Err(DenseError::InvalidPart { part, reason: "a row has an invalid scale" });
+        }
+        scales.push(scale);
+    }
+    let codes = r.take("row shard", rows * head.dims)?.iter().map(|&b| b as i8).collect();
+    r.finish()?;
+    Ok(QuantizedVectors::from_parts(head.dims, codes, scales))
+}
+
+fn preamble(r: &mut ByteReader<'_>, magic: [u8; 4]) -> Result<(), DenseError> {
+    if r.take("header", 4)? != magic {
+        return Err(DenseError::BadMagic);
+    }
+    let version = r.u16("header")?;
+    if version != PARTITIONED_FORMAT_VERSION {
+        return Err(DenseError::UnsupportedVersion { found: version, supported: PARTITIONED_FORMAT_VERSION });
+    }
+    let flags = r.u16("header")?;
+    if flags != 0 {
+        return Err(DenseError::UnknownFlags { flags });
+    }
+    Ok(())
+}
+
+fn part_preamble(magic: [u8; 4], build_id: u64, part: u32, rows: u32, out: &mut Vec<u8>) {
+    out.extend_from_slice(&magic);
+    out.extend_from_slice(&PARTITIONED_FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&0u16.to_le_bytes());
+    out.extend_from_slice(&build_id.to_le_bytes());
+    out.extend_from_slice(&part.to_le_bytes());
+    out.extend_from_slice(&rows.to_le_bytes());
+}
+
+/// Checks a part's fixed fields and returns its row count.
+fn read_part_preamble(r: &mut ByteReader<'_>, magic: [u8; 4], build_id: u64, part: u32) -> Result<u32, DenseError> {
+    r.require("header", PART_FIXED as u64)?;
+    preamble(r, magic)?;
+    if u64_of(r, "header")? != build_id {
+        return Err(DenseError::OtherBuild { part });
+    }
+    let found = r.u32("header")?;
+    if found != part {
+        return Err(DenseError::WrongPart { expected: part, found });
+    }
+    r.u32("header")
+}
+
+fn u64_of(r: &mut ByteReader<'_>, section: &'static str) -> Result<u64, DenseError> {
+    let low = u64::from(r.u32(section)?);
+    let high = u64::from(r.u32(section)?);
+    Ok(low | high << 32)
+}
+
+fn zigzag(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+fn unzigzag(v: u64) -> i64 {
+    (v >> 1) as i64 ^ -((v & 1) as i64)
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// An LEB128 value of at most 5 bytes (item differences fit in 33 bits after zigzag).
+fn varint(r: &mut ByteReader<'_>, section: &'static str) -> Result<u64, DenseError> {
+    let mut value = 0u64;
+    for shift in (0..35).step_by(7) {
+        let byte = r.u8(section)?;
+        value |= u64::from(byte & 0x7F) << shift;
+        if byte & 0x80 == 0 {
+            return Ok(value);
+        }
+    }
+    Err(DenseError::InvalidHeader("a variable-length number is longer than 5 bytes"))
+}
+
+/// FNV-1a, 64-bit: the build id. Not a checksum against tampering (the manifest's sha256 is),
+/// only a tag that keeps parts of different builds apart.
+pub(crate) struct Fnv(u64);
+
+impl Fnv {
+    pub fn new() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    pub fn update(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3);
+        }
+    }
+
+    pub fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varints_and_zigzag_round_trip() {
+        for v in [0i64, 1, -1, 63, -64, 64, 1 << 20, -(1 << 31), u32::MAX as i64, -(u32::MAX as i64)] {
+            let mut out = Vec::new();
+            put_varint(&mut out, zigzag(v));
+            assert!(out.len() <= 5, "{v}");
+            let mut r = ByteReader::new(&out);
+            assert_eq!(unzigzag(varint(&mut r, "t").unwrap()), v);
+            assert_eq!(r.remaining(), 0);
+        }
+        let mut r = ByteReader::new(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x01]);
+        assert!(matches!(varint(&mut r, "t"), Err(DenseError::InvalidHeader(_))));
+        let mut r = ByteReader::new(&[0x80]);
+        assert!(matches!(varint(&mut r, "t"), Err(DenseError::Truncated { .. })));
+    }
+}

@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 
 use super::config::{PartitionedConfig, MAX_SMALL};
-use super::format::{write_rows_part, CodesPart, Fnv, Head, PartitionInfo};
+use super::format::{write_rows_part, Centroids, CodesPart, Fnv, Head, PartitionInfo};
 use super::kmeans::{assign, KMeans, Rows};
 use super::pq::ProductQuantizer;
 use crate::dense::dot::dot_f32;
@@ -142,33 +142,42 @@ pub fn build<V: AsRef<[f32]>>(
     merge_small_groups(&mut groups, config.partition_size);
     stats.version_groups = groups.len();
 
-    // 3. Partitions: spherical k-means within each group.
-    let mut partitions: Vec<Partition> = Vec::new();
-    for (g, (slots, members)) in groups.iter().enumerate() {
+    // 3. Partitions: spherical k-means within each group; the centroids are then stored
+    //    (int8, or 4-bit codes for many), and rows are assigned to the nearest stored one,
+    //    so residuals and probing match what a reader sees.
+    let mut trained: Vec<(usize, Vec<f32>)> = Vec::new(); // (group, centroid)
+    for (g, (_, members)) in groups.iter().enumerate() {
         let data: Vec<f32> = members.iter().flat_map(|&r| row_refs[r].iter().copied()).collect();
-        let points = Rows { data: &data, dims };
-        let k = members.len().div_ceil(config.partition_size);
         let kmeans = KMeans {
-            k,
+            k: members.len().div_ceil(config.partition_size),
             iterations: config.kmeans_iterations,
             sample_per_centroid: 64,
             spherical: true,
             seed: config.seed ^ (g as u64).wrapping_mul(0xA24B_AED4_963E_E407),
         };
-        // The centroids as stored (int8), so residuals and assignment match what a reader sees.
-        let trained = kmeans.train(&points);
-        let stored = QuantizedVectors::quantize(&trained.chunks_exact(dims).collect::<Vec<_>>())?;
-        let centroids: Vec<f32> =
-            (0..stored.len() as u32).flat_map(|c| stored.dequantize(c).unwrap_or_default()).collect();
-        let assigned = assign(&points, &Rows { data: &centroids, dims });
-        let mut members_of: Vec<Vec<usize>> = vec![Vec::new(); stored.len()];
+        trained.extend(kmeans.train(&Rows { data: &data, dims }).chunks_exact(dims).map(|c| (g, c.to_vec())));
+    }
+    let all: Vec<f32> = trained.iter().flat_map(|(_, c)| c.iter().copied()).collect();
+    let stored = encode_centroids(&all, dims, config)?;
+    let mut partitions: Vec<Partition> = Vec::new();
+    let mut kept: Vec<usize> = Vec::new(); // stored centroid of each kept partition
+    for (g, (slots, members)) in groups.iter().enumerate() {
+        let ids: Vec<usize> = (0..trained.len()).filter(|&c| trained[c].0 == g).collect();
+        let decoded: Vec<f32> = ids.iter().flat_map(|&c| stored.decoded(c)).collect();
+        let data: Vec<f32> = members.iter().flat_map(|&r| row_refs[r].iter().copied()).collect();
+        let assigned = assign(&Rows { data: &data, dims }, &Rows { data: &decoded, dims });
+        let mut members_of: Vec<Vec<usize>> = vec![Vec::new(); ids.len()];
         for (at, (c, _)) in assigned.into_iter().enumerate() {
             members_of[c].push(members[at]);
         }
         for (c, rows) in members_of.into_iter().enumerate() {
             if !rows.is_empty() {
-                let centroid = centroids[c * dims..(c + 1) * dims].to_vec();
-                partitions.push(Partition { centroid, rows, slots: slots.clone() });
+                partitions.push(Partition {
+                    centroid: decoded[c * dims..(c + 1) * dims].to_vec(),
+                    rows,
+                    slots: slots.clone(),
+                });
+                kept.push(ids[c]);
             }
         }
     }
@@ -243,7 +252,6 @@ pub fn build<V: AsRef<[f32]>>(
     }
     stats.shards = shard_vectors.len();
 
-    let centroid_rows: Vec<&[f32]> = partitions.iter().map(|p| p.centroid.as_slice()).collect();
     let head = Head {
         build_id: 0,
         dims,
@@ -253,8 +261,7 @@ pub fn build<V: AsRef<[f32]>>(
         probe: config.probe,
         rescore: config.rescore,
         pq,
-        // Re-quantising dequantised unit centroids gives back the same codes and scales.
-        centroids: QuantizedVectors::quantize(&centroid_rows)?,
+        centroids: keep_centroids(stored, &kept, dims),
         partitions: infos,
     };
     let mut head_bytes = head.write();
@@ -277,6 +284,39 @@ pub fn build<V: AsRef<[f32]>>(
     head_bytes[8..16].copy_from_slice(&id);
     parts.iter_mut().for_each(|p| p[8..16].copy_from_slice(&id));
     Ok((PartitionedFiles { head: head_bytes, parts }, stats))
+}
+
+/// The centroids as the head stores them: int8, or 4-bit codes of `centroid_subspaces` slices.
+fn encode_centroids(all: &[f32], dims: usize, config: &PartitionedConfig) -> Result<Centroids, DenseError> {
+    let rows: Vec<&[f32]> = all.chunks_exact(dims).collect();
+    if config.centroid_subspaces == 0 {
+        return Ok(Centroids::Int8(QuantizedVectors::quantize(&rows)?));
+    }
+    let pq = ProductQuantizer::train(&Rows { data: all, dims }, config.centroid_subspaces, config.seed ^ 0xCE);
+    let mut codes = Vec::with_capacity(rows.len() * pq.code_len());
+    rows.iter().for_each(|c| pq.encode(c, &mut codes));
+    Ok(Centroids::Coded { pq, codes })
+}
+
+/// The stored centroids of the partitions kept (those that got rows), in partition order.
+fn keep_centroids(stored: Centroids, kept: &[usize], dims: usize) -> Centroids {
+    match stored {
+        Centroids::Int8(vectors) => {
+            let mut codes = Vec::with_capacity(kept.len() * dims);
+            let mut scales = Vec::with_capacity(kept.len());
+            for &c in kept {
+                let (row, scale) = vectors.row(c as u32);
+                codes.extend_from_slice(row);
+                scales.push(scale);
+            }
+            Centroids::Int8(QuantizedVectors::from_parts(dims, codes, scales))
+        }
+        Centroids::Coded { pq, codes } => {
+            let len = pq.code_len();
+            let codes = kept.iter().flat_map(|&c| codes[c * len..(c + 1) * len].iter().copied()).collect();
+            Centroids::Coded { pq, codes }
+        }
+    }
 }
 
 /// Merges each group smaller than `min_rows` into the group it shares most version slots

@@ -13,6 +13,10 @@ pub struct PartitionedConfig {
     /// Slices of the first pass's 4-bit code: a vector's code is `subspaces / 2` bytes.
     /// 1..=dims.
     pub subspaces: usize,
+    /// Slices of the centroids' 4-bit codes in the head (`centroid_subspaces / 2` bytes a
+    /// centroid), or 0 to store them as int8 (`4 + dims` bytes): exact, for few partitions.
+    /// 0..=dims.
+    pub centroid_subspaces: usize,
     /// Rows per int8 shard, the second round's unit of fetching: smaller shards fetch fewer
     /// rows besides the candidates, and make more files. 1..=65_535.
     pub shard_size: usize,
@@ -29,11 +33,12 @@ pub struct PartitionedConfig {
 impl Default for PartitionedConfig {
     fn default() -> Self {
         PartitionedConfig {
-            partition_size: 256,
-            subspaces: 64,
-            shard_size: 16,
-            probe: 16,
-            rescore: 32,
+            partition_size: 64,
+            subspaces: 96,
+            centroid_subspaces: 64,
+            shard_size: 8,
+            probe: 32,
+            rescore: 64,
             kmeans_iterations: 12,
             seed: 0x1EC7_E2A5_EED0_0002,
         }
@@ -50,6 +55,9 @@ impl PartitionedConfig {
         }
         if self.subspaces == 0 || self.subspaces > dims {
             return Err(DenseError::InvalidConfig("subspaces must be between 1 and the vectors' dimensions"));
+        }
+        if self.centroid_subspaces > dims {
+            return Err(DenseError::InvalidConfig("centroid_subspaces must be at most the vectors' dimensions"));
         }
         if !(1..=MAX_SMALL).contains(&self.shard_size) {
             return Err(DenseError::InvalidConfig("shard_size must be between 1 and 65535"));

@@ -13,7 +13,16 @@ use crate::dense::DenseError;
 
 /// A small versioned index with windows: every section of the format is present.
 fn fixture() -> &'static PartitionedFiles {
-    static FILES: OnceLock<PartitionedFiles> = OnceLock::new();
+    &fixtures()[0]
+}
+
+/// The same with 4-bit coded centroids.
+fn fixture_coded() -> &'static PartitionedFiles {
+    &fixtures()[1]
+}
+
+fn fixtures() -> &'static [PartitionedFiles] {
+    static FILES: OnceLock<Vec<PartitionedFiles>> = OnceLock::new();
     FILES.get_or_init(|| {
         let vectors = clustered_unit_vectors(240, 6, 6, 1.0, 1);
         let mut items: Vec<Vec<Vec<f32>>> = vectors.chunks(2).map(<[Vec<f32>]>::to_vec).collect();
@@ -30,7 +39,9 @@ fn fixture() -> &'static PartitionedFiles {
             rescore: 8,
             ..Default::default()
         };
-        build(&PartitionedInput { items: &items, first_copy: &first_copy, version_slots: &slots }, &config).unwrap().0
+        let input = PartitionedInput { items: &items, first_copy: &first_copy, version_slots: &slots };
+        let coded = PartitionedConfig { centroid_subspaces: 4, ..config.clone() };
+        vec![build(&input, &config).unwrap().0, build(&input, &coded).unwrap().0]
     })
 }
 
@@ -140,8 +151,8 @@ proptest! {
     }
 
     #[test]
-    fn mutated_heads_never_panic(mutations in prop::collection::vec(mutation(), 1..5), q in prop::collection::vec(-1.0f32..1.0, 1..8), k in 0usize..20) {
-        let mut bytes = fixture().head.clone();
+    fn mutated_heads_never_panic(coded: bool, mutations in prop::collection::vec(mutation(), 1..5), q in prop::collection::vec(-1.0f32..1.0, 1..8), k in 0usize..20) {
+        let mut bytes = if coded { fixture_coded() } else { fixture() }.head.clone();
         mutations.iter().for_each(|m| apply(&mut bytes, m));
         if let Ok(mut index) = PartitionedIndex::open(&bytes) {
             let q = query(&q, index.dims());
@@ -174,8 +185,13 @@ proptest! {
 #[test]
 fn every_truncation_of_every_file_is_refused() {
     let files = fixture();
-    for len in 0..files.head.len() {
-        assert!(PartitionedIndex::open(&files.head[..len]).is_err(), "head cut at {len}");
+    for head in [&files.head, &fixture_coded().head] {
+        for len in 0..head.len() {
+            assert!(PartitionedIndex::open(&head[..len]).is_err(), "head cut at {len}");
+        }
+        let mut longer = head.clone();
+        longer.push(0);
+        assert_eq!(PartitionedIndex::open(&longer).err(), Some(DenseError::TrailingBytes { extra: 1 }));
     }
     let mut index = PartitionedIndex::open(&files.head).unwrap();
     for (part, bytes) in files.parts.iter().enumerate() {
@@ -253,6 +269,8 @@ fn corrupt_fields_inside_valid_looking_files_are_typed_errors() {
     for at in [32, 34, 36, 38] {
         assert!(matches!(err(&set(at, &[0, 0])), DenseError::InvalidHeader(_)), "{at}");
     }
+    assert!(matches!(err(&set(40, &[0xFF, 0xFF])), DenseError::InvalidHeader(_)), "centroid slices > dims");
+    assert!(matches!(err(&set(42, &[1, 0])), DenseError::InvalidHeader(_)), "reserved");
     // A partition count that the bytes cannot hold fails before allocating.
     assert!(matches!(err(&set(24, &u32::MAX.to_le_bytes())), DenseError::InvalidHeader(_)));
     let mut index = PartitionedIndex::open(head).unwrap();

@@ -19,8 +19,12 @@
 //! 34      2                 subspaces M of the 4-bit codes (1..=dims)
 //! 36      2                 probe: partitions a question probes by default (1..)
 //! 38      2                 rescore: candidates rescored with int8 by default (1..)
-//! 40      4 M + 16 dims     quantiser: M f32 slice scales, then 16 int8 codewords per slice
-//! ..      4 P + P dims      centroids: P f32 scales, then P × dims int8 codes (unit vectors)
+//! 40      2                 centroid subspaces C: 0 = int8 centroids, else 4-bit codes of C slices
+//! 42      2                 reserved, 0
+//! 44      4 M + 16 dims     quantiser of the rows: M f32 slice scales, then 16 int8 codewords
+//!                           per slice (slice m covers dims m·dims/M .. (m+1)·dims/M)
+//! ..                        centroids, if C = 0: P f32 scales, then P × dims int8 codes;
+//!                           else a quantiser of C slices (as above), then P × ⌈C/2⌉ codes
 //! ..      P × (8 + ⌈V/8⌉)   per partition: rows u32, shards u32, version slots it serves
 //!                           (bit s of byte s/8; at least one set, none at or above V)
 //! ```
@@ -67,7 +71,7 @@ pub const PARTITIONED_FORMAT_VERSION: u16 = 1;
 pub(crate) const HEAD_MAGIC: [u8; 4] = *b"LDPH";
 pub(crate) const CODES_MAGIC: [u8; 4] = *b"LDPC";
 pub(crate) const ROWS_MAGIC: [u8; 4] = *b"LDPR";
-const HEAD_FIXED: usize = 40;
+const HEAD_FIXED: usize = 44;
 const PART_FIXED: usize = 24;
 
 /// What the head says of one partition.
@@ -97,8 +101,55 @@ pub(crate) struct Head {
     pub probe: usize,
     pub rescore: usize,
     pub pq: ProductQuantizer,
-    pub centroids: QuantizedVectors,
+    pub centroids: Centroids,
     pub partitions: Vec<PartitionInfo>,
+}
+
+/// The partitions' centroids: int8 (exact, 4 + dims bytes each), or 4-bit product codes
+/// (`C / 2` bytes each) so a large index's head stays small.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Centroids {
+    Int8(QuantizedVectors),
+    Coded { pq: ProductQuantizer, codes: Vec<u8> },
+}
+
+impl Centroids {
+    /// The query's dot product with every centroid, as stored.
+    pub fn scores(&self, query: &[f32]) -> Vec<f32> {
+        match self {
+            Centroids::Int8(vectors) => (0..vectors.len() as u32).map(|p| vectors.cosine_unchecked(query, p)).collect(),
+            Centroids::Coded { pq, codes } => {
+                let table = pq.table(query);
+                codes.chunks_exact(pq.code_len()).map(|code| ProductQuantizer::score(&table, code)).collect()
+            }
+        }
+    }
+
+    /// Centroid `p` as a reader sees it (what residuals are taken against).
+    pub fn decoded(&self, p: usize) -> Vec<f32> {
+        match self {
+            Centroids::Int8(vectors) => vectors.dequantize(p as u32).unwrap_or_default(),
+            Centroids::Coded { pq, codes } => {
+                let len = pq.code_len();
+                codes.get(p * len..(p + 1) * len).map(|code| pq.decode(code)).unwrap_or_default()
+            }
+        }
+    }
+
+    fn subspaces(&self) -> usize {
+        match self {
+            Centroids::Int8(_) => 0,
+            Centroids::Coded { pq, .. } => pq.subspaces(),
+        }
+    }
+
+    /// Bytes one centroid takes in the head.
+    pub fn bytes_per_centroid(&self, dims: usize) -> usize {
+        match self {
+            Centroids::Int8(_) => 4 + dims,
+            Centroids::Coded { pq, .. } => pq.code_len(),
+        }
+    }
 }
 
 impl Head {
@@ -115,14 +166,24 @@ impl Head {
         for value in [self.dims as u32, self.items, self.rows, self.partitions.len() as u32] {
             out.extend_from_slice(&value.to_le_bytes());
         }
-        for value in [self.version_slots as usize, self.pq.subspaces(), self.probe, self.rescore] {
+        for value in
+            [self.version_slots as usize, self.pq.subspaces(), self.probe, self.rescore, self.centroids.subspaces(), 0]
+        {
             out.extend_from_slice(&(value.min(MAX_SMALL) as u16).to_le_bytes());
         }
         self.pq.write(&mut out);
-        for scale in self.centroids.raw_scales() {
-            out.extend_from_slice(&scale.to_le_bytes());
+        match &self.centroids {
+            Centroids::Int8(vectors) => {
+                for scale in vectors.raw_scales() {
+                    out.extend_from_slice(&scale.to_le_bytes());
+                }
+                out.extend(vectors.raw_codes().iter().map(|&c| c as u8));
+            }
+            Centroids::Coded { pq, codes } => {
+                pq.write(&mut out);
+                out.extend_from_slice(codes);
+            }
         }
-        out.extend(self.centroids.raw_codes().iter().map(|&c| c as u8));
         for p in &self.partitions {
             out.extend_from_slice(&p.rows.to_le_bytes());
             out.extend_from_slice(&p.shards.to_le_bytes());
@@ -144,6 +205,10 @@ impl Head {
         let subspaces = r.u16("header")? as usize;
         let probe = r.u16("header")? as usize;
         let rescore = r.u16("header")? as usize;
+        let centroid_subspaces = r.u16("header")? as usize;
+        if r.u16("header")? != 0 {
+            return Err(DenseError::InvalidHeader("a reserved field is not 0"));
+        }
         if dims == 0 || dims > MAX_DIMS {
             return Err(DenseError::InvalidHeader("its dimension count is 0 or above 65536"));
         }
@@ -153,24 +218,39 @@ impl Head {
         if partitions == 0 || partitions > rows as usize {
             return Err(DenseError::InvalidHeader("its partition count is 0 or above its vector count"));
         }
-        if version_slots == 0 || subspaces == 0 || subspaces > dims || probe == 0 || rescore == 0 {
+        if version_slots == 0
+            || subspaces == 0
+            || subspaces > dims
+            || centroid_subspaces > dims
+            || probe == 0
+            || rescore == 0
+        {
             return Err(DenseError::InvalidHeader("a version, quantiser or search count is 0 or too large"));
         }
         let pq = ProductQuantizer::read(&mut r, dims, subspaces)?;
         let slot_bytes = (version_slots as usize).div_ceil(8);
+        let per_centroid =
+            if centroid_subspaces == 0 { 4 + dims as u64 } else { centroid_subspaces.div_ceil(2) as u64 };
         // u64: these products overflow a 32-bit usize (wasm) for a corrupt header.
-        let rest = partitions as u64 * (4 + dims as u64) + partitions as u64 * (8 + slot_bytes as u64);
+        let rest = partitions as u64 * (per_centroid + 8 + slot_bytes as u64);
         r.require("centroids and partitions", rest)?;
-        let mut scales = Vec::with_capacity(partitions);
-        for raw in r.take("centroids", 4 * partitions)?.chunks_exact(4) {
-            let scale = f32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]);
-            if !(0.0..=MAX_SCALE).contains(&scale) {
-                return Err(DenseError::InvalidHeader("a centroid has an invalid scale"));
+        let centroids = if centroid_subspaces == 0 {
+            let mut scales = Vec::with_capacity(partitions);
+            for raw in r.take("centroids", 4 * partitions)?.chunks_exact(4) {
+                let scale = f32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]);
+                if !(0.0..=MAX_SCALE).contains(&scale) {
+                    return Err(DenseError::InvalidHeader("a centroid has an invalid scale"));
+                }
+                scales.push(scale);
             }
-            scales.push(scale);
-        }
-        let codes = r.take("centroids", partitions * dims)?.iter().map(|&b| b as i8).collect();
-        let centroids = QuantizedVectors::from_parts(dims, codes, scales);
+            let codes = r.take("centroids", partitions * dims)?.iter().map(|&b| b as i8).collect();
+            Centroids::Int8(QuantizedVectors::from_parts(dims, codes, scales))
+        } else {
+            let pq = ProductQuantizer::read(&mut r, dims, centroid_subspaces)?;
+            let codes = r.take("centroids", partitions * pq.code_len())?.to_vec();
+            Centroids::Coded { pq, codes }
+        };
+        r.require("partitions", partitions as u64 * (8 + slot_bytes as u64))?;
         let mut infos = Vec::with_capacity(partitions);
         let (mut total_rows, mut next_part) = (0u64, partitions as u64);
         for _ in 0..partitions {

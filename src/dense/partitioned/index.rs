@@ -187,7 +187,8 @@ impl PartitionedIndex {
 
     /// Bytes the attached parts and the head take in memory (approximately).
     pub fn memory_bytes(&self) -> usize {
-        let head = self.head.partitions.len() * (self.head.dims + 48) + 20 * self.head.dims;
+        let head = self.head.partitions.len() * (self.head.centroids.bytes_per_centroid(self.head.dims) + 48)
+            + 40 * self.head.dims;
         let codes: usize =
             self.codes.iter().flatten().map(|c| c.codes.len() + 4 * c.items.len() + 4 * c.shard_starts.len()).sum();
         let rows: usize = self.shards.values().map(|v| v.len() * (4 + v.dims()) + 64).sum();
@@ -223,12 +224,13 @@ impl PartitionedIndex {
         };
 
         // Partitions by centroid score, those serving the filter's versions only.
+        let centroid_scores = self.head.centroids.scores(query);
         let mut order: Vec<(f32, u32)> = (0..self.head.partitions.len() as u32)
             .filter(|&p| {
                 filter.version_slots.is_empty()
                     || filter.version_slots.iter().any(|&s| self.head.partitions[p as usize].serves(s))
             })
-            .map(|p| (self.head.centroids.cosine_unchecked(query, p), p))
+            .map(|p| (centroid_scores.get(p as usize).copied().unwrap_or(f32::NEG_INFINITY), p))
             .collect();
         order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
 

@@ -134,13 +134,12 @@ impl ProductQuantizer {
         sum
     }
 
-    /// The residual `code` stands for (for tests and the writer's statistics).
-    #[cfg(test)]
+    /// The vector `code` stands for.
     pub fn decode(&self, code: &[u8]) -> Vec<f32> {
         let mut out = Vec::with_capacity(self.dims);
         for m in 0..self.subspaces {
             let (start, end) = (self.start(m), self.start(m + 1));
-            let byte = code[m / 2];
+            let byte = code.get(m / 2).copied().unwrap_or(0);
             let nibble = if m % 2 == 0 { byte & 0x0F } else { byte >> 4 } as usize;
             let at = CODEWORDS * start + nibble * (end - start);
             out.extend_from_slice(&self.codewords[at..at + end - start]);

@@ -318,3 +318,29 @@ fn a_single_vector_builds_a_single_partition() {
     assert_eq!(hits.len(), 1);
     assert!((hits[0].1 - 0.6).abs() < 0.01);
 }
+
+#[test]
+fn coded_centroids_shrink_the_head_and_keep_recall() {
+    let vectors = clustered_unit_vectors(3000, 32, 40, 1.0, 14);
+    let items = one_each(&vectors);
+    let queries = queries_near(&vectors, 40, 0.8, 15);
+    let mut heads = Vec::new();
+    for centroid_subspaces in [0, 16] {
+        let config =
+            PartitionedConfig { partition_size: 30, probe: 30, rescore: 40, centroid_subspaces, ..small_config() };
+        let (files, stats) = build_plain(&items, &config);
+        assert!(stats.partitions >= 80);
+        let mut index = PartitionedIndex::open(&files.head).unwrap();
+        let mut total = 0.0;
+        for q in &queries {
+            let (hits, rounds, _) = answer(&mut index, &files, q, 10, &PartFilter::default());
+            assert!(rounds <= 2);
+            total += recall(&hits, &exact(&items, q, 10, &Some));
+        }
+        let mean = total / queries.len() as f64;
+        assert!(mean >= 0.9, "centroid_subspaces {centroid_subspaces}: recall@10 {mean}");
+        heads.push(files.head.len());
+    }
+    // 36 bytes a centroid (int8) against 8 (16 slices of 4 bits), plus the codebook.
+    assert!(heads[1] * 10 < heads[0] * 6, "{heads:?}");
+}

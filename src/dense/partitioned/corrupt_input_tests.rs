@@ -37,6 +37,7 @@ fn fixtures() -> &'static [PartitionedFiles] {
             shard_size: 5,
             probe: 3,
             rescore: 8,
+            centroid_subspaces: 0,
             ..Default::default()
         };
         let input = PartitionedInput { items: &items, first_copy: &first_copy, version_slots: &slots };

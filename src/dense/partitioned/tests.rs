@@ -6,7 +6,15 @@ use crate::dense::synthetic::{clustered_unit_vectors, queries_near, recall};
 use crate::dense::{DenseError, QuantizedVectors};
 
 fn small_config() -> PartitionedConfig {
-    PartitionedConfig { partition_size: 100, subspaces: 8, shard_size: 8, probe: 4, rescore: 24, ..Default::default() }
+    PartitionedConfig {
+        partition_size: 100,
+        subspaces: 8,
+        centroid_subspaces: 0,
+        shard_size: 8,
+        probe: 4,
+        rescore: 24,
+        ..Default::default()
+    }
 }
 
 fn one_each(vectors: &[Vec<f32>]) -> Vec<Vec<Vec<f32>>> {
@@ -343,4 +351,11 @@ fn coded_centroids_shrink_the_head_and_keep_recall() {
     }
     // 36 bytes a centroid (int8) against 8 (16 slices of 4 bits), plus the codebook.
     assert!(heads[1] * 10 < heads[0] * 6, "{heads:?}");
+}
+
+#[test]
+fn the_defaults_fit_minilm_and_name_their_limits() {
+    assert_eq!(PartitionedConfig::default().validate(384), Ok(()));
+    // 96 slices need at least 96 dimensions: a narrower model must say so, not misbuild.
+    assert!(matches!(PartitionedConfig::default().validate(64), Err(DenseError::InvalidConfig(_))));
 }

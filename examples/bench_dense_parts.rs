@@ -252,6 +252,34 @@ mod bench {
         pub sweep: &'a [(usize, usize)],
         /// A version slot to filter every question to, with the pick it implies.
         pub version: Option<u16>,
+        /// Writes the head, the parts the first 100 questions need and those questions here,
+        /// for the search-time measurement in Chromium (tests/wasm_dense_parts_bench.rs).
+        pub browser_dir: Option<&'a Path>,
+    }
+
+    /// The browser bench's files: `head.bin`, `part-<id>.bin`, `queries.f32` and
+    /// `settings.txt` (`probe rescore k dims questions`).
+    fn write_browser_set(r: &Run<'_>, files: &PartitionedFiles, dir: &Path) -> BoxResult<()> {
+        let _ = std::fs::remove_dir_all(dir);
+        std::fs::create_dir_all(dir)?;
+        std::fs::write(dir.join("head.bin"), &files.head)?;
+        let queries = &r.queries[..r.queries.len().min(100)];
+        let mut index = PartitionedIndex::open(&files.head)?;
+        for q in queries {
+            while let PartSearch::NeedParts(parts) = index.search(q, K, &PartFilter::default())? {
+                for p in parts {
+                    index.attach(p, &files.parts[p as usize])?;
+                    std::fs::write(dir.join(format!("part-{p}.bin")), &files.parts[p as usize])?;
+                }
+            }
+        }
+        let floats: Vec<u8> = queries.iter().flatten().flat_map(|x| x.to_le_bytes()).collect();
+        std::fs::write(dir.join("queries.f32"), floats)?;
+        std::fs::write(
+            dir.join("settings.txt"),
+            format!("{} {} {K} {DIMS} {}\n", r.config.probe, r.config.rescore, queries.len()),
+        )?;
+        Ok(())
     }
 
     /// Builds, sizes and searches one set; one row per search setting.
@@ -261,6 +289,9 @@ mod bench {
         let (files, stats) = build(&input, r.config)?;
         let build_s = start.elapsed().as_secs_f64();
         let (head_br, parts_br) = brotli_sizes(&files, work)?;
+        if let Some(dir) = r.browser_dir {
+            write_browser_set(r, &files, dir)?;
+        }
 
         // The exact reference: every stored row.
         let mut row_item = Vec::new();
@@ -432,6 +463,7 @@ mod bench {
         let (mut synthetic, mut real) = (true, true);
         let mut sets_arg: Option<String> = None;
         let mut version_of: Option<String> = None;
+        let mut browser_dir: Option<PathBuf> = None;
         for arg in &args {
             let Some((key, value)) = arg.split_once('=') else { continue };
             match key {
@@ -446,6 +478,8 @@ mod bench {
                 "sets" => sets_arg = Some(value.to_string()),
                 // `version=jest:current`: every question filtered to that version.
                 "version" => version_of = Some(value.to_string()),
+                // `browser=DIR`: the files of the first size's build for tests/wasm_dense_parts_bench.rs.
+                "browser" => browser_dir = Some(PathBuf::from(value)),
                 "sweep" => {
                     let mut probes = vec![config.probe];
                     let mut rescores = vec![config.rescore];
@@ -513,6 +547,7 @@ mod bench {
                     config: &config,
                     sweep: &sweep,
                     version,
+                    browser_dir: browser_dir.as_deref().filter(|_| size == sizes_arg.split(',').next().unwrap_or("")),
                 };
                 for row in run(&run_args, &work)? {
                     print_row(&row);
@@ -538,6 +573,7 @@ mod bench {
                     config: &config,
                     sweep: &sweep,
                     version: None,
+                    browser_dir: None,
                 };
                 for row in run(&run_args, &work)? {
                     print_row(&row);

@@ -7,22 +7,27 @@
 # $LECTERN_CACHE/bench/real-vectors/ (resumable: a killed run continues); then runs
 # examples/bench_dense_parts.rs, which prints, per size, bytes per question (brotli, cold
 # cache), round trips, search time, recall@10 against the exact int8 scan, build time and
-# memory, beside today's single file. Prints figures; asserts nothing about time. Embedding
-# takes one to two hours on 2 cores the first time; it runs at nice 19.
+# memory, beside today's single file; then the search time in headless Chromium once a
+# question's parts are attached (tests/wasm_dense_parts_bench.rs, 100 questions, 30,000
+# vectors, the default settings). Prints figures; asserts nothing about time. Embedding takes
+# one to two hours on 2 cores the first time; it runs at nice 19.
 #
 #   scripts/bench/dense-parts.sh [SIZES] [KEY=VALUE...]   (passed to bench_dense_parts)
-#   e.g. scripts/bench/dense-parts.sh 10000,30000,100000
+#   e.g. scripts/bench/dense-parts.sh 10000,30000,all
 #        scripts/bench/dense-parts.sh 30000 synthetic=false "sweep=probe:8,16;rescore:32,64"
 #   --embed-only   stop after the vectors are cached
+#   --no-browser   skip the Chromium measurement
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 cd "$LECTERN_ROOT"
 
 embed_only=0
+browser=1
 args=()
 for arg in "$@"; do
   case "$arg" in
     --embed-only) embed_only=1 ;;
-    -h | --help) sed -n '2,18p' "$0"; exit 0 ;;
+    --no-browser) browser=0 ;;
+    -h | --help) sed -n '2,21p' "$0"; exit 0 ;;
     *) args+=("$arg") ;;
   esac
 done
@@ -57,4 +62,13 @@ done
 [ "$embed_only" = 1 ] && exit 0
 
 step "bench_dense_parts"
-"$CARGO_TARGET_DIR/release/examples/bench_dense_parts" "$cache" "$LECTERN_CACHE/bench/dense-parts" "${args[@]}"
+work="$LECTERN_CACHE/bench/dense-parts"
+"$CARGO_TARGET_DIR/release/examples/bench_dense_parts" "$cache" "$work" "${args[@]}"
+[ "$browser" = 1 ] || exit 0
+
+step "search time in Chromium (30,000 vectors, default settings, 100 questions)"
+scripts/setup.sh wasm browser
+"$CARGO_TARGET_DIR/release/examples/bench_dense_parts" "$cache" "$work" 30000 synthetic=false \
+  browser="$work/browser/dense-parts" >/dev/null
+trap stop_asset_server EXIT
+run_wasm_tests "$work/browser" --test wasm_dense_parts_bench -- --include-ignored --nocapture | grep BENCH

@@ -334,7 +334,11 @@ impl CodesPart {
         let mut items = Vec::with_capacity(rows as usize);
         let mut previous = 0i64;
         for _ in 0..rows {
-            let item = previous + unzigzag(varint(&mut r, "partition codes")?);
+            let difference = varint(&mut r, "partition codes").map_err(|e| match e {
+                DenseError::InvalidHeader(_) => invalid("an item number is longer than 5 bytes"),
+                other => other,
+            })?;
+            let item = previous + unzigzag(difference);
             if !(0..i64::from(head.items)).contains(&item) {
                 return Err(invalid("a row names an item the index does not have"));
             }

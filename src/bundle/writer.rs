@@ -8,6 +8,7 @@ use super::manifest::{
 };
 use super::{BundleError, ChunkMeta, ChunkTable, FORMAT_NAME, FORMAT_VERSION};
 use crate::dense::{DenseIndex, DenseIndexConfig};
+use crate::heading::join_heading_path;
 use crate::lexical::{Document, IndexOptions, LexicalError, LexicalIndex};
 
 /// One chunk ready to be written: metadata, text, and its embeddings (one per window of
@@ -61,13 +62,13 @@ impl BundleOutput {
     }
 }
 
-/// The lexical index of a bundle's chunks: each chunk's heading path is its title. Also used
-/// by `lectern eval` to try other lexical options on a built bundle.
+/// The lexical index of a bundle's chunks: each chunk's heading path, on one line, is its
+/// title. Also used by `lectern eval` to try other lexical options on a built bundle.
 pub fn lexical_index<'a>(
     chunks: impl Iterator<Item = (&'a [String], &'a str)>,
     options: IndexOptions,
 ) -> Result<LexicalIndex, LexicalError> {
-    let (titles, texts): (Vec<String>, Vec<&str>) = chunks.map(|(path, text)| (path.join(" › "), text)).unzip();
+    let (titles, texts): (Vec<String>, Vec<&str>) = chunks.map(|(path, text)| (join_heading_path(path), text)).unzip();
     let documents: Vec<Document<'_>> =
         titles.iter().zip(texts).map(|(title, text)| Document::new(title, text)).collect();
     LexicalIndex::build(&documents, options)

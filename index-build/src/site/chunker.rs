@@ -54,7 +54,6 @@ pub fn chunk_page(doc: &ExtractedDoc, page: &PageContext<'_>, sizing: &ChunkSizi
         let section_title = root.title.clone().unwrap_or_else(|| page.title.to_string());
         let anchor = root.anchor.clone();
         for (part, text) in split_group(&group.blocks, sizing).into_iter().enumerate() {
-            let embed_text = lectern::embed::embed_text(&heading_path.join(" › "), &text);
             chunks.push(Chunk {
                 chunk_id: chunk_id(page, anchor.as_deref(), part),
                 url: with_anchor(page.url, anchor.as_deref()),
@@ -67,7 +66,6 @@ pub fn chunk_page(doc: &ExtractedDoc, page: &PageContext<'_>, sizing: &ChunkSizi
                 version: page.version.map(str::to_string),
                 word_count: text.split_whitespace().count(),
                 chars: text.chars().count(),
-                embed_text,
                 text,
                 position: 0,
             });
@@ -578,7 +576,6 @@ mod tests {
         assert_eq!(chunks[1].url, "/docs/guide/setup#installation");
         assert_eq!(chunks[2].heading_path, vec!["Setup Guide", "Installation", "On Linux"]);
         assert_eq!(chunks[2].section_title, "On Linux");
-        assert!(chunks[2].embed_text.starts_with("Setup Guide › Installation › On Linux\n\n"));
         assert_eq!(chunks[2].chunk_id, "default:current:guide/setup#on-linux:0");
         assert_eq!(chunks[1].chars, chunks[1].text.chars().count());
         assert_eq!(chunks[1].word_count, chunks[1].text.split_whitespace().count());

@@ -4,7 +4,7 @@
 
 use super::{ChunkEmbedder, PreviousVectors};
 use crate::site::Chunk;
-use lectern::bundle::chunk_content_hash;
+use lectern::bundle::{chunk_content_hash, BundleChunk, ChunkMeta};
 use lectern::embed::EmbedError;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -25,20 +25,42 @@ pub struct EmbedStats {
     pub vectors: usize,
 }
 
-/// A chunk's content hash and its vectors (one per window).
-pub struct EmbeddedChunk {
+/// A chunk with the content hash of what was embedded for it and its vectors (one per window).
+pub struct EmbeddedChunk<'a> {
+    pub chunk: &'a Chunk,
     pub hash: String,
     pub vectors: Vec<Vec<f32>>,
 }
 
+/// The chunk as the bundle stores it: the site's description of it, under the hash of what
+/// was embedded (an unchanged hash lets the next build reuse the vectors).
+impl From<EmbeddedChunk<'_>> for BundleChunk {
+    fn from(EmbeddedChunk { chunk, hash, vectors }: EmbeddedChunk<'_>) -> Self {
+        let meta = ChunkMeta {
+            chunk_id: chunk.chunk_id.clone(),
+            url: chunk.url.clone(),
+            heading_path: chunk.heading_path.clone(),
+            chapter_title: chunk.chapter_title.clone(),
+            section_title: chunk.section_title.clone(),
+            module: chunk.module.clone(),
+            chapter_id: chunk.chapter_id.clone(),
+            version: chunk.version.clone(),
+            word_count: chunk.word_count,
+            position: chunk.position,
+            hash,
+        };
+        BundleChunk { meta, text: chunk.text.clone(), vectors }
+    }
+}
+
 /// Content hash and vectors of each chunk, in chunk order. `progress` is told how many
 /// texts were embedded after each batch.
-pub fn embed_chunks(
-    chunks: &[Chunk],
+pub fn embed_chunks<'a>(
+    chunks: &'a [Chunk],
     embedder: &(dyn ChunkEmbedder + Sync),
     previous: &PreviousVectors,
     mut progress: impl FnMut(usize, usize),
-) -> Result<(Vec<EmbeddedChunk>, EmbedStats), EmbedError> {
+) -> Result<(Vec<EmbeddedChunk<'a>>, EmbedStats), EmbedError> {
     let mut stats = EmbedStats::default();
     let windows: Vec<Vec<String>> =
         chunks.iter().map(|c| embedder.windows(&c.heading_path, &c.text)).collect::<Result<_, _>>()?;
@@ -109,13 +131,14 @@ pub fn embed_chunks(
         }
         Ok(())
     })?;
-    hashes
-        .into_iter()
+    chunks
+        .iter()
+        .zip(hashes)
         .zip(vectors)
-        .map(|(hash, vectors)| {
+        .map(|((chunk, hash), vectors)| {
             let vectors = vectors.into_iter().collect::<Option<Vec<_>>>();
             vectors
-                .map(|vectors| EmbeddedChunk { hash, vectors })
+                .map(|vectors| EmbeddedChunk { chunk, hash, vectors })
                 .ok_or(EmbedError::Inference("a chunk was not embedded".into()))
         })
         .collect::<Result<Vec<_>, _>>()

@@ -4,7 +4,7 @@
 use super::site_args::{print_summary, SiteArgs};
 use super::CommandResult;
 use crate::index::{build_bundle, BuildSummary, FileSize, ShardSizes, StandInEmbedder, DEFAULT_TEXT_SHARD_BYTES};
-use lectern::bundle::{self, ModelFileBytes};
+use lectern::bundle::{self, FileKind, ModelFileBytes};
 use lectern::embed::{Embedder, ModelFiles, ModelVariant};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -83,28 +83,19 @@ fn print_build_summary(summary: &BuildSummary, out: &Path) {
     if let Some(reason) = &summary.full_rebuild_reason {
         eprintln!("  full rebuild: {reason}");
     }
-    // Text shards are many and alike: one line for all of them.
-    let (shards, others): (Vec<&FileSize>, Vec<&FileSize>) = summary
-        .files
-        .iter()
-        .partition(|f| ["terms.", "meta.", "text.", "words."].iter().any(|p| f.name.starts_with(p)));
-    for file in others.iter().filter(|f| !f.name.contains("-catalog.")) {
+    // Shards and catalog pages are many and alike: one line per kind of shard, one for all pages.
+    let kind = |f: &FileSize| FileKind::of(&f.name);
+    for file in summary.files.iter().filter(|f| !kind(f).is_some_and(|k| k.is_shard() || k.is_catalog())) {
         eprintln!("  {:>12} bytes  {}", file.bytes, file.name);
     }
-    for (what, prefix) in [
-        ("metadata shards", "meta."),
-        ("text shards", "text."),
-        ("term shards", "terms."),
-        ("word-table shards of the model", "words."),
-        ("catalog pages", ""),
-    ] {
-        let group: Vec<&&FileSize> = if prefix.is_empty() {
-            others.iter().filter(|f| f.name.contains("-catalog.")).collect()
-        } else {
-            shards.iter().filter(|f| f.name.starts_with(prefix)).collect()
-        };
+    let print_group = |what: &str, in_group: &dyn Fn(FileKind) -> bool| {
+        let group: Vec<&FileSize> = summary.files.iter().filter(|f| kind(f).is_some_and(in_group)).collect();
         eprintln!("  {:>12} bytes  {} {what}", group.iter().map(|f| f.bytes).sum::<u64>(), group.len());
+    };
+    for shard in [FileKind::MetaShard, FileKind::TextShard, FileKind::TermShard, FileKind::WordShard] {
+        print_group(&format!("{}s", shard.role()), &|k| k == shard);
     }
+    print_group("catalog pages", &FileKind::is_catalog);
     eprintln!("wrote {} ({} bytes) in {:.1} s", out.display(), summary.total_bytes, summary.seconds);
 }
 

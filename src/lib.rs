@@ -14,6 +14,7 @@ pub mod chat;
 pub mod dense;
 #[cfg(feature = "embed")]
 pub mod embed;
+pub mod heading;
 pub mod lexical;
 pub mod query;
 pub mod search;

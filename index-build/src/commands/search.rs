@@ -3,6 +3,7 @@
 use super::CommandResult;
 use lectern::bundle::{load_dir, LoadedBundle};
 use lectern::embed::{Embedder, ModelFiles, ModelVariant};
+use lectern::heading::join_heading_path;
 use lectern::search::{HybridSearch, SearchMode, SearchOptions};
 use std::path::{Path, PathBuf};
 
@@ -131,7 +132,7 @@ pub fn run(args: SearchArgs) -> CommandResult {
     } else {
         println!("confidence: {:?} ({:?} search)", output.confidence, output.mode_used);
         for (n, line) in output.results.iter().enumerate() {
-            println!("[{}] {:.3}  {}  {}", n + 1, line.score, line.url, line.heading_path.join(" › "));
+            println!("[{}] {:.3}  {}  {}", n + 1, line.score, line.url, join_heading_path(line.heading_path));
         }
     }
     Ok(())

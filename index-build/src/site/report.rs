@@ -71,10 +71,9 @@ pub struct Chunk {
     /// The doc id.
     pub chapter_id: String,
     pub version: Option<String>,
-    /// Plain text shown to users and sent to the LLM.
+    /// Plain text shown to users and sent to the LLM. What is embedded for it (the heading
+    /// path in front, windows of a long text) is the embedder's decision (`embed::windows`).
     pub text: String,
-    /// The heading path followed by the text: what gets embedded.
-    pub embed_text: String,
     pub word_count: usize,
     /// Order in the site.
     pub position: usize,

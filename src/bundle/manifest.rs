@@ -15,6 +15,7 @@ pub const FORMAT_VERSION: u32 = 2;
 pub const FORMAT_NAME: &str = "lectern-index";
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Manifest {
     pub format: String,
     pub format_version: u32,
@@ -27,6 +28,7 @@ pub struct Manifest {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ModelInfo {
     /// sha256 over the model file and tokenizer bytes (see `embed::ModelFingerprint`).
     pub fingerprint: String,
@@ -43,6 +45,7 @@ pub struct ModelInfo {
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct SiteInfo {
     pub base_url: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -50,6 +53,7 @@ pub struct SiteInfo {
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "ManifestCounts"))]
 pub struct Counts {
     pub pages: usize,
     pub chunks: usize,
@@ -58,6 +62,7 @@ pub struct Counts {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "ManifestFiles"))]
 pub struct Files {
     /// What ranking needs to know of every chunk (module, version, identical copies), in
     /// runs: small, loaded with the manifest (`ChunkTable`, JSON).
@@ -74,6 +79,7 @@ pub struct Files {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct FileEntry {
     pub name: String,
     pub bytes: u64,
@@ -103,6 +109,7 @@ pub struct TermShardEntry {
 /// A catalog page listing term shards `first_shard..first_shard + shards`; `first_term`
 /// is its first shard's.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct TermPageEntry {
     #[serde(flatten)]
     pub file: FileEntry,
@@ -114,6 +121,7 @@ pub struct TermPageEntry {
 /// A catalog page listing chunk shards `first_shard..first_shard + shards`, which hold
 /// chunks `first_chunk..first_chunk + count`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ChunkPageEntry {
     #[serde(flatten)]
     pub file: FileEntry,

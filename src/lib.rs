@@ -17,6 +17,4 @@ pub mod embed;
 pub mod lexical;
 pub mod query;
 pub mod search;
-
-#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub mod wasm;

@@ -17,6 +17,7 @@ export const state = {
   receiveCore: (module) => receiveCore(module),
   /** Cache | null (no Cache API, or disabled); undefined until opened. */
   cache: undefined,
+  /** @type {import("./lectern_core.js").Retriever | null} */
   retriever: null,
   /** The embedder's worker (worker.js startEmbedWorker) once the model is built: semantic
    * search works. */
@@ -51,7 +52,10 @@ function pick(o, keys) {
 }
 
 /** Runs a wasm call; a trap (Rust panic) poisons the module, so the worker ends itself and
- * the page starts a new one. */
+ * the page starts a new one.
+ * @template T
+ * @param {() => T} fn
+ * @returns {T} */
 export function wasm(fn) {
   try {
     return fn();

@@ -18,6 +18,4 @@ pub mod heading;
 pub mod lexical;
 pub mod query;
 pub mod search;
-
-#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub mod wasm;

@@ -50,6 +50,7 @@ pub trait Shard: Clone + Debug + PartialEq + Serialize + DeserializeOwned {
 /// A catalog page's entry in the manifest: its file, the shards it lists
 /// (`first_shard..first_shard + shards` over all the catalog's shards) and their keys.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct CatalogPage<R> {
     #[serde(flatten)]
     pub file: FileEntry,

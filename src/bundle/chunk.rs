@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// A chunk's metadata, without its text.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ChunkMeta {
     /// Stable across rebuilds: docs instance, version, doc id, anchor and part.
     pub chunk_id: String,

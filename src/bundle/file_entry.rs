@@ -7,6 +7,7 @@ use super::error::BundleError;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct FileEntry {
     pub name: String,
     pub bytes: u64,

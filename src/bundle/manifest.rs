@@ -19,6 +19,7 @@ pub const FORMAT_NAME: &str = "lectern-index";
 pub const MANIFEST_FILE: &str = "manifest.json";
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Manifest {
     pub format: String,
     pub format_version: u32,
@@ -31,6 +32,7 @@ pub struct Manifest {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ModelInfo {
     /// sha256 over the model file and tokenizer bytes (see `embed::ModelFingerprint`).
     pub fingerprint: String,
@@ -47,6 +49,7 @@ pub struct ModelInfo {
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct SiteInfo {
     pub base_url: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -54,6 +57,7 @@ pub struct SiteInfo {
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "ManifestCounts"))]
 pub struct Counts {
     pub pages: usize,
     pub chunks: usize,
@@ -62,6 +66,7 @@ pub struct Counts {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "ManifestFiles"))]
 pub struct Files {
     /// What ranking needs to know of every chunk (module, version, identical copies), in
     /// runs: small, loaded with the manifest (`ChunkTable`, JSON).
@@ -69,9 +74,11 @@ pub struct Files {
     /// The site-wide BM25 numbers; the postings are in the term shards.
     pub lexical: LexicalStats,
     /// Catalog pages of the term shards (`lexical::shards`), in term order.
+    #[cfg_attr(feature = "typescript", ts(as = "Vec<super::catalog::CatalogPage<super::shard_entries::TermRange>>"))]
     pub terms: Catalog<TermShardEntry>,
     /// Catalog pages of the chunk shards (metadata and text of consecutive chunks), in
     /// chunk order: fetched per result.
+    #[cfg_attr(feature = "typescript", ts(as = "Vec<super::catalog::CatalogPage<super::shard_entries::ChunkRange>>"))]
     pub chunks: Catalog<ChunkShardEntry>,
     /// int8 vectors and HNSW graph (`dense::DenseIndex` bytes).
     pub dense: FileEntry,

@@ -18,6 +18,7 @@ pub struct TermShardEntry {
 /// A term catalog page's keys: from its first shard's `first_term` to the next page's (the
 /// first page also holds the terms before it, which no shard has).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct TermRange {
     pub first_term: String,
 }
@@ -80,6 +81,7 @@ pub struct ChunkShardEntry {
 
 /// A chunk catalog page's keys: chunks `first_chunk..first_chunk + count`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ChunkRange {
     pub first_chunk: usize,
     pub count: usize,

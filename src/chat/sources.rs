@@ -27,8 +27,10 @@ pub struct RetrievedChunk {
     pub score: f32,
 }
 
-/// A numbered source of an answer (SPEC.md's SourceReference plus its number and path).
+/// A numbered source of an answer: `[n]` in the answer's text cites it. Only this site's URLs
+/// are sources (`SiteOrigins`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct SourceReference {
     pub n: usize,
     pub chapter_title: String,

@@ -47,6 +47,7 @@ const MIN_POSTING_BYTES: usize = 3;
 
 /// The site-wide numbers BM25 needs besides the postings: a few bytes, loaded up front.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct LexicalStats {
     pub shard_format_version: u16,
     pub tokenizer_version: u16,

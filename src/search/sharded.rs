@@ -24,6 +24,7 @@ pub const PAGES_AT_OPEN: usize = 4;
 /// The kinds of file fetched on demand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "FilePart"))]
 pub enum Part {
     /// A catalog page of term shards (index in `manifest.files.terms`).
     TermPage,
@@ -46,6 +47,7 @@ impl Part {
 
 /// A file to fetch and hand back with [`ShardedSearch::attach`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct NeededFile {
     pub part: Part,
     pub id: usize,

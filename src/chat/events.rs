@@ -158,6 +158,7 @@ mod tests {
 
     fn source(n: usize) -> SourceReference {
         SourceReference {
+            title: "Chapter › Section".into(),
             n,
             chapter_title: "Chapter".into(),
             section_title: "Section".into(),
@@ -179,7 +180,7 @@ mod tests {
         assert_eq!(
             value(&ChatEvent::Sources { citations: vec![source(1)] }),
             json!({"type": "sources", "citations": [{
-                "n": 1, "chapter_title": "Chapter", "section_title": "Section", "module": "m",
+                "n": 1, "title": "Chapter › Section", "chapter_title": "Chapter", "section_title": "Section", "module": "m",
                 "url": "/a#x", "score": 0.5, "heading_path": ["Chapter", "Section"],
             }]})
         );

@@ -1,4 +1,4 @@
-//! What the bundle stores per chunk (SPEC.md §2): metadata and text, together in chunk
+//! What the bundle stores per chunk (docs/DESIGN.md §2.1): metadata and text, together in chunk
 //! shards of consecutive chunks that the browser fetches per result, and the catalog pages
 //! that list those shards.
 

@@ -1,4 +1,4 @@
-//! The conversation of one tab (SPEC.md §2): messages with ids and times, at most
+//! The conversation of one tab (docs/DESIGN.md §2.4): messages with ids and times, at most
 //! [`MAX_MESSAGES`] (the oldest go first), each at most [`MAX_CONTENT_CHARS`], and the
 //! versioned envelope it is stored in.
 
@@ -94,7 +94,7 @@ pub struct Message {
 }
 
 impl Message {
-    /// A message with only the SPEC.md fields set; content is cut to the limit.
+    /// A message with only the fields of docs/DESIGN.md §2.4 set; content is cut to the limit.
     pub fn new(id: String, role: Role, content: &str, timestamp: String) -> Message {
         Message {
             id,
@@ -208,7 +208,7 @@ impl StoredConversation {
         StoredConversation { version: STORAGE_FORMAT_VERSION, conversation }
     }
 
-    /// The stored conversation if it is this version and within SPEC.md's limits (a copy
+    /// The stored conversation if it is this version and within the limits (docs/DESIGN.md §2.4) (a copy
     /// written by hand or by another version is not trusted).
     pub fn into_valid(self) -> Option<Conversation> {
         let c = self.conversation;

@@ -1,4 +1,4 @@
-//! The conversation and generation rules of SPEC.md §2–3, with no I/O: what is stored, what
+//! The conversation and generation rules of docs/DESIGN.md §2–3, with no I/O: what is stored, what
 //! the LLM is sent, how its stream is read, when to refuse and what to answer without an LLM.
 //! The wasm facade supplies the clock, randomness, storage and network.
 

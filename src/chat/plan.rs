@@ -1,4 +1,4 @@
-//! The ask flow's decisions (SPEC.md §3): admit a question (its limits, its persona, the
+//! The ask flow's decisions (docs/DESIGN.md §3): admit a question (its limits, its persona, the
 //! rate limit); after retrieval, refuse at confidence `none` without calling the LLM,
 //! otherwise number the sources and build the prompt (or the excerpts when there is no LLM);
 //! then finish the answer that came back.
@@ -65,7 +65,7 @@ impl AskRequest {
         Ok(request.unwrap_or_default())
     }
 
-    /// The question to ask, or why it is refused: SPEC.md's limits on the question and, in
+    /// The question to ask, or why it is refused: the limits (docs/DESIGN.md §3.1) on the question and, in
     /// selected mode, the selection; a known persona; then one question per two seconds at
     /// `now_ms` (a question refused for another reason is not counted).
     pub fn admit(&self, limiter: &mut RateLimiter, now_ms: f64) -> Result<Ask, ChatError> {
@@ -186,7 +186,7 @@ pub fn plan(ask: &Ask, retrieval: &Retrieval, history: &[&Message], config: &Cha
     Plan::Generate { turns, sources, confidence, excerpts }
 }
 
-/// The stored answer for the LLM's `text`: SPEC.md's fallback when empty; the sources it
+/// The stored answer for the LLM's `text`: the fixed fallback (docs/DESIGN.md §3.3) when empty; the sources it
 /// cites when it cites any (keeping their numbers), else all of them.
 pub fn finish_answer(text: &str, sources: &[SourceReference]) -> (String, Vec<SourceReference>) {
     if text.trim().is_empty() {

@@ -215,7 +215,7 @@ test("a slow first token is announced, then the answer still arrives", async (t)
   assert.equal(response.status, "complete");
 });
 
-test("an empty answer becomes SPEC's fallback text", async (t) => {
+test("an empty answer becomes the fixed fallback text", async (t) => {
   llm.reset();
   llm.setFault("empty", 1);
   const { results } = await run(t, { chat: { endpoint: llm.endpoint }, steps: [{ ask: { question: QUESTION } }] });
@@ -234,7 +234,7 @@ test("stop keeps the partial answer", async (t) => {
   assert.equal(conversation.messages[1].content, response.answer);
 });
 
-test("validation: SPEC's messages and codes, and one question per 2 seconds", async (t) => {
+test("validation: the core's messages and codes, and one question per 2 seconds", async (t) => {
   llm.reset();
   const long = "x".repeat(1001);
   const { results, conversation } = await run(t, {

@@ -13,7 +13,7 @@ import { connect } from "./rpc.js";
 
 export { LecternError };
 
-// SPEC.md §2's length limits are the core's: the worker validates, and a UI reads them
+// The length limits (docs/DESIGN.md §3.1) are the core's: the worker validates, and a UI reads them
 // from `chatRules()` (chat.js) or, in the Docusaurus plugin, from its global data.
 
 /** How often a crashed worker is restarted before searches fail for good. */
@@ -74,7 +74,7 @@ export class Lectern {
   }
 
   /**
-   * Selected-text mode (SPEC.md §3): `selectedText` (10–5000 characters) is the primary
+   * Selected-text mode (docs/DESIGN.md §2.2): `selectedText` (10–5000 characters) is the primary
    * context; retrieval runs on question + selection and returns related sections. With
    * `selectionOnly: true` nothing is retrieved.
    */

@@ -100,7 +100,7 @@ async function fetchParts(need, code, failures) {
   }
 }
 
-/** Flattens wasm's hits into SPEC.md's RetrievedChunk. */
+/** Flattens wasm's hits into a retrieved chunk (docs/DESIGN.md §2.3). */
 function retrievedChunk(hit) {
   return { ...hit.chunk, text: hit.text, score: hit.score, scores: { dense: hit.dense, lexical: hit.lexical, fused: hit.fused }, index: hit.index };
 }

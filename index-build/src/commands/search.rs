@@ -48,7 +48,7 @@ enum ModeArg {
 
 #[derive(serde::Serialize)]
 struct Output<'a> {
-    /// `global`, or `selected` with --selection (SPEC.md's query modes).
+    /// `global`, or `selected` with --selection (docs/DESIGN.md §2.2).
     mode: &'static str,
     confidence: lectern::search::Confidence,
     mode_used: SearchMode,
@@ -69,7 +69,7 @@ struct ResultLine<'a> {
 }
 
 pub fn run(args: SearchArgs) -> CommandResult {
-    // The browser's rules (SPEC.md's limits and messages), so both answer the same questions.
+    // The browser's rules (docs/DESIGN.md §3.1), so both answer the same questions.
     let question = lectern::query::question(&args.question)?;
     // Selected mode retrieves on the question and the selection together, as the browser does.
     let query = match &args.selection {

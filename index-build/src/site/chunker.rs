@@ -1,4 +1,4 @@
-//! From a page's sections to chunks of 100–2000 characters (SPEC.md §2).
+//! From a page's sections to chunks of 100–2000 characters (docs/DESIGN.md §2.1).
 //!
 //! One chunk per section. A section shorter than the minimum merges into its
 //! parent or previous sibling (the chunk keeps that section's anchor, and the

@@ -54,7 +54,7 @@ pub struct Page {
     pub chunk_count: usize,
 }
 
-/// One retrievable piece of a page (SPEC.md §2).
+/// One retrievable piece of a page (docs/DESIGN.md §2.1).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Chunk {
     /// `instance:version:doc_id#anchor:part`, stable across rebuilds.

@@ -162,7 +162,7 @@ fn main() -> BoxResult<()> {
     if with_windows {
         // As `lectern build` embeds a long section: every window, the best one scores the
         // document. Abstracts that fit keep their one vector.
-        let windows: Vec<Vec<String>> = texts.iter().map(|t| embedder.windows("", t)).collect::<Result<_, _>>()?;
+        let windows: Vec<Vec<String>> = texts.iter().map(|t| embedder.windows(&[], t)).collect::<Result<_, _>>()?;
         let long: Vec<usize> = (0..texts.len()).filter(|&i| windows[i].len() > 1).collect();
         let extra_texts: Vec<&str> = long.iter().flat_map(|&i| windows[i].iter().map(String::as_str)).collect();
         eprintln!(

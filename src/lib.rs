@@ -14,9 +14,8 @@ pub mod chat;
 pub mod dense;
 #[cfg(feature = "embed")]
 pub mod embed;
+pub mod heading;
 pub mod lexical;
 pub mod query;
 pub mod search;
-
-#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub mod wasm;

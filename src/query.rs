@@ -1,12 +1,13 @@
-//! The reader's query (SPEC.md §2–3): question and selection validation with SPEC.md's
-//! messages, the selected-mode retrieval text, and the 1-request-per-2-seconds rule. Used
-//! by the wasm facade, the chat layer and the CLI alike.
+//! The reader's query (docs/DESIGN.md, limits): question and selection validation with their
+//! messages, the selected-mode retrieval text, and the chat's 1-question-per-2-seconds rule.
+//! Used by the wasm facade, the chat layer and the CLI alike.
 
 use serde::{Deserialize, Serialize};
 
-/// SPEC.md's query modes: the whole book, or a passage the reader selected.
+/// The query modes: the whole site, or a passage the reader selected.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "QueryMode"))]
 pub enum Mode {
     #[default]
     Global,
@@ -19,47 +20,49 @@ pub const QUESTION_MAX_CHARS: usize = 1000;
 pub const SELECTION_MIN_CHARS: usize = 10;
 pub const SELECTION_MAX_CHARS: usize = 5000;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A question or selection the reader must change; serialised as its stable error code
+/// (`"EMPTY_QUESTION"`, …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "InvalidQueryCode"))]
 pub enum Invalid {
     EmptyQuestion,
     QuestionTooLong,
     SelectionTooShort,
     SelectionTooLong,
-    /// More than one question per [`MIN_INTERVAL_MS`].
-    RateLimited,
 }
 
 impl Invalid {
-    /// SPEC.md §3's message for the reader.
+    pub const ALL: [Invalid; 4] =
+        [Invalid::EmptyQuestion, Invalid::QuestionTooLong, Invalid::SelectionTooShort, Invalid::SelectionTooLong];
+
+    /// The message for the reader.
     pub fn message(self) -> String {
         match self {
             Invalid::EmptyQuestion => "Please enter a question".into(),
             Invalid::QuestionTooLong => format!("Question is too long (max {QUESTION_MAX_CHARS} characters)"),
             Invalid::SelectionTooShort => format!("Selection is too short (min {SELECTION_MIN_CHARS} characters)"),
             Invalid::SelectionTooLong => format!("Selection is too long (max {SELECTION_MAX_CHARS} characters)"),
-            Invalid::RateLimited => "Please wait before sending another question".into(),
         }
     }
 
-    /// SPEC.md §3's stable error code.
+    /// The stable error code (what this serialises as).
     pub fn code(self) -> &'static str {
         match self {
             Invalid::EmptyQuestion => "EMPTY_QUESTION",
             Invalid::QuestionTooLong => "QUESTION_TOO_LONG",
             Invalid::SelectionTooShort => "SELECTION_TOO_SHORT",
             Invalid::SelectionTooLong => "SELECTION_TOO_LONG",
-            Invalid::RateLimited => "RATE_LIMITED",
         }
     }
 
     /// What the reader can do about it.
     pub fn suggestion(self) -> String {
         match self {
-            Invalid::EmptyQuestion => "Type a question about the textbook.".into(),
+            Invalid::EmptyQuestion => "Type a question about this site.".into(),
             Invalid::QuestionTooLong => format!("Shorten the question to at most {QUESTION_MAX_CHARS} characters."),
             Invalid::SelectionTooShort => format!("Select at least {SELECTION_MIN_CHARS} characters of text."),
             Invalid::SelectionTooLong => format!("Select at most {SELECTION_MAX_CHARS} characters of text."),
-            Invalid::RateLimited => "Wait two seconds, then send the question again.".into(),
         }
     }
 }
@@ -98,11 +101,22 @@ pub fn selected_mode_query(question: &str, selection: &str) -> String {
     format!("{question}\n\n{selection}")
 }
 
-/// Questions may come at most once per this many milliseconds (SPEC.md §3).
+/// Questions may come at most once per this many milliseconds.
 pub const MIN_INTERVAL_MS: f64 = 2000.0;
 
-/// SPEC.md's "1 request per 2 seconds", on a clock the caller supplies (milliseconds), so
-/// the rule is the same natively and in the browser and testable without waiting.
+/// A question sooner than [`MIN_INTERVAL_MS`] after the last one. Only the chat limits the
+/// rate (a search is superseded instead), so this is not an [`Invalid`] query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RateLimited;
+
+impl RateLimited {
+    pub const CODE: &'static str = "RATE_LIMITED";
+    pub const MESSAGE: &'static str = "Please wait before sending another question";
+    pub const SUGGESTION: &'static str = "Wait two seconds, then send the question again.";
+}
+
+/// "1 question per 2 seconds", on a clock the caller supplies (milliseconds), so the rule is
+/// the same natively and in the browser and testable without waiting.
 #[derive(Clone, Debug, Default)]
 pub struct RateLimiter {
     last_ms: Option<f64>,
@@ -110,11 +124,11 @@ pub struct RateLimiter {
 
 impl RateLimiter {
     /// Admits a question at `now_ms`, or refuses it without counting it.
-    pub fn admit(&mut self, now_ms: f64) -> Result<(), Invalid> {
+    pub fn admit(&mut self, now_ms: f64) -> Result<(), RateLimited> {
         if let Some(last) = self.last_ms {
             // A clock that went backwards (a changed system time) never locks the reader out.
             if now_ms >= last && now_ms - last < MIN_INTERVAL_MS {
-                return Err(Invalid::RateLimited);
+                return Err(RateLimited);
             }
         }
         self.last_ms = Some(now_ms);
@@ -144,18 +158,27 @@ mod tests {
     }
 
     #[test]
-    fn messages_and_codes_are_specs() {
+    fn messages_and_codes() {
         assert_eq!(Invalid::EmptyQuestion.message(), "Please enter a question");
         assert_eq!(Invalid::QuestionTooLong.message(), "Question is too long (max 1000 characters)");
-        assert_eq!(Invalid::RateLimited.message(), "Please wait before sending another question");
         assert_eq!(Invalid::SelectionTooLong.code(), "SELECTION_TOO_LONG");
+        for reason in Invalid::ALL {
+            // A new reason fails to compile here until it is in ALL too.
+            match reason {
+                Invalid::EmptyQuestion
+                | Invalid::QuestionTooLong
+                | Invalid::SelectionTooShort
+                | Invalid::SelectionTooLong => {}
+            }
+            assert_eq!(serde_json::to_value(reason).ok(), Some(reason.code().into()), "{reason:?}");
+        }
     }
 
     #[test]
     fn rate_limiter_admits_one_question_per_two_seconds() {
         let mut limiter = RateLimiter::default();
         assert_eq!(limiter.admit(10_000.0), Ok(()));
-        assert_eq!(limiter.admit(11_999.0), Err(Invalid::RateLimited));
+        assert_eq!(limiter.admit(11_999.0), Err(RateLimited));
         // The refused attempt did not restart the window.
         assert_eq!(limiter.admit(12_000.0), Ok(()));
         // A clock set back does not lock the reader out.

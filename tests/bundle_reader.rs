@@ -82,8 +82,8 @@ fn round_trips_and_searches() {
     let loaded = load_dir(&dir).expect("loads");
     assert_eq!(loaded.chunks.len(), 40);
     assert_eq!(loaded.texts.len(), 40);
-    assert!(loaded.manifest.chunk_shard_count() > 1, "chunks are sharded");
-    assert!(loaded.manifest.term_shard_count() > 1, "terms are sharded");
+    assert!(loaded.manifest.files.chunks.shard_count() > 1, "chunks are sharded");
+    assert!(loaded.manifest.files.terms.shard_count() > 1, "terms are sharded");
     assert_eq!(loaded.texts[5], chunks(40)[5].text);
     assert_eq!(loaded.chunks[7], chunks(40)[7].meta);
     loaded.manifest.check_model(FINGERPRINT).expect("same model");

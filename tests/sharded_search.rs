@@ -141,8 +141,8 @@ fn fetch_all(
 fn a_keyword_search_fetches_only_its_shards_and_ranks_as_the_whole_index() {
     let output = bundle();
     let manifest = output.manifest.clone();
-    let term_shards = manifest.term_shard_count();
-    let chunk_shards = manifest.chunk_shard_count();
+    let term_shards = manifest.files.terms.shard_count();
+    let chunk_shards = manifest.files.chunks.shard_count();
     assert!(term_shards > 100 && manifest.files.terms.len() > 2, "{term_shards} term shards");
     assert!(chunk_shards > 40 && manifest.files.chunks.len() > 1, "{chunk_shards} chunk shards");
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build throughput and bundle size, printed as Markdown for BENCHMARKS.md:
 #  - chunks/s of a full `lectern build` (empty output folder, --no-model) against
-#    sentence-transformers encoding the same embed_text strings, in the same run;
+#    sentence-transformers encoding the same texts (`lectern chunks --json --windows`), in the same run;
 #  - bytes of each bundle file type, per chunk and gzip -9 (static hosts compress).
 # Sites: the sample textbook, and ../shared/corpora/jest (the largest shared corpus) if present.
 # Each side runs BENCH_RUNS times (default 3) and the fastest run counts.
@@ -73,7 +73,7 @@ runs="${BENCH_RUNS:-3}"
 for site in "${sites[@]}"; do
   name="$(basename "$site")"
   mkdir -p "$out/$name"
-  "$LECTERN_BIN" chunks "$site" --json >"$out/$name/chunks.jsonl" 2>/dev/null
+  "$LECTERN_BIN" chunks "$site" --json --windows >"$out/$name/chunks.jsonl" 2>/dev/null
   for run in $(seq "$runs"); do
     step "$name, run $run of $runs: lectern build (full, into an empty folder), then sentence-transformers"
     cut -d' ' -f1 /proc/loadavg >"$out/$name/load-$run"
@@ -100,7 +100,7 @@ spread = []
 for site in sites:
     builds, peers = results(site, "build"), results(site, "peer")
     for b, p in zip(builds, peers):
-        assert b["reused"] == 0 and b["embedded"] == b["chunks"] == p["chunks"], (b, p)
+        assert b["reused"] == 0 and b["embedded"] == b["chunks"] == p["chunks"] and b["vectors"] == p["vectors"], (b, p)
     build = min(builds, key=lambda b: b["seconds"])
     peer = max(peers, key=lambda p: p["chunks_per_s"])
     ours = build["chunks"] / build["seconds"]

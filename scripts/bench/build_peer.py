@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""sentence-transformers encoding the same texts `lectern build` embeds (the `embed_text`
-of `lectern chunks --json`), on CPU, timed; printed as one JSON object. The peer of the
-build-throughput benchmark (scripts/bench/build.sh).
+"""sentence-transformers encoding the same texts `lectern build` embeds (every window of
+every chunk, the `windows` of `lectern chunks --json --windows`), on CPU, timed; printed as
+one JSON object. The peer of the build-throughput benchmark (scripts/bench/build.sh).
 
 Usage: build_peer.py SENTENCE_TRANSFORMERS_MODEL_DIR CHUNKS.jsonl
 """
@@ -19,7 +19,8 @@ BATCH = 32  # sentence-transformers' default; it sorts texts by length itself
 
 def main() -> None:
     model_dir, chunks_path = sys.argv[1:3]
-    texts = [json.loads(line)["embed_text"] for line in open(chunks_path, encoding="utf-8") if line.strip()]
+    chunks = [json.loads(line)["windows"] for line in open(chunks_path, encoding="utf-8") if line.strip()]
+    texts = [window for windows in chunks for window in windows]
     start = time.perf_counter()
     model = SentenceTransformer(model_dir, device="cpu")
     load_s = time.perf_counter() - start
@@ -34,10 +35,11 @@ def main() -> None:
         "engine": f"sentence-transformers {sentence_transformers.__version__}, torch {torch.__version__}",
         "torch_threads": torch.get_num_threads(),
         "batch_size": BATCH,
-        "chunks": len(texts),
+        "chunks": len(chunks),
+        "vectors": len(texts),
         "load_s": load_s,
         "encode_s": encode_s,
-        "chunks_per_s": len(texts) / encode_s,
+        "chunks_per_s": len(chunks) / encode_s,
     }
     print(json.dumps(report))
 

@@ -9,7 +9,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// `stem.<first 12 hex of sha256>.ext`: a name that changes whenever the content does,
 /// so a static host can cache every file but the manifest forever.
-pub fn content_addressed_name(stem: &str, ext: &str, bytes: &[u8]) -> String {
+pub(super) fn content_addressed_name(stem: &str, ext: &str, bytes: &[u8]) -> String {
     let hash = sha256_hex(bytes);
     format!("{stem}.{}.{ext}", &hash[..12])
 }

@@ -1,4 +1,4 @@
-//! What the bundle stores per chunk (SPEC.md §2): metadata and text, together in chunk
+//! What the bundle stores per chunk (docs/DESIGN.md §2.1): metadata and text, together in chunk
 //! shards of consecutive chunks that the browser fetches per result, and the catalog pages
 //! that list those shards.
 
@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// A chunk's metadata, without its text.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ChunkMeta {
     /// Stable across rebuilds: docs instance, version, doc id, anchor and part.
     pub chunk_id: String,

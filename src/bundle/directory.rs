@@ -32,8 +32,8 @@ pub fn load_with(read: impl Fn(&str) -> Result<Vec<u8>, BundleError>) -> Result<
     reader.chunk_table(&read(&files.chunk_table.name)?)?;
     let mut lexical = reader.empty_lexical()?;
     let mut term_shards = Vec::new();
-    for page in 0..files.terms.len() {
-        term_shards.extend(reader.term_page(page, &read(&files.terms[page].file.name)?)?);
+    for (page, entry) in files.terms.pages().iter().enumerate() {
+        term_shards.extend(files.terms.read_page(page, &read(&entry.file.name)?)?);
     }
     for (i, shard) in term_shards.iter().enumerate() {
         let next = term_shards.get(i + 1).map(|s| s.first_term.as_str());
@@ -51,8 +51,8 @@ pub fn load_with(read: impl Fn(&str) -> Result<Vec<u8>, BundleError>) -> Result<
     }
     let mut chunks = Vec::with_capacity(reader.manifest().counts.chunks);
     let mut texts = Vec::with_capacity(chunks.capacity());
-    for page in 0..files.chunks.len() {
-        for shard in reader.chunk_page(page, &read(&files.chunks[page].file.name)?)? {
+    for (page, entry) in files.chunks.pages().iter().enumerate() {
+        for shard in files.chunks.read_page(page, &read(&entry.file.name)?)? {
             chunks.extend(reader.meta_shard(&shard, &read(&shard.meta.name)?)?);
             texts.extend(reader.text_shard(&shard, &read(&shard.text.name)?)?);
         }

@@ -3,8 +3,10 @@
 //! the sharded parts (term shards, chunk shards) through catalog pages, each of which the
 //! manifest checksums, so a 10,000-page site's manifest stays a few kilobytes.
 
-use super::checksum::sha256_hex;
-use super::BundleError;
+use super::catalog::Catalog;
+use super::error::BundleError;
+use super::file_entry::{check_name, FileEntry};
+use super::shard_entries::{ChunkShardEntry, TermShardEntry};
 use crate::lexical::LexicalStats;
 use serde::{Deserialize, Serialize};
 
@@ -13,8 +15,11 @@ use serde::{Deserialize, Serialize};
 /// shards (with the text), both listed by catalog pages.
 pub const FORMAT_VERSION: u32 = 2;
 pub const FORMAT_NAME: &str = "lectern-index";
+/// The manifest's fixed file name.
+pub const MANIFEST_FILE: &str = "manifest.json";
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Manifest {
     pub format: String,
     pub format_version: u32,
@@ -27,6 +32,7 @@ pub struct Manifest {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ModelInfo {
     /// sha256 over the model file and tokenizer bytes (see `embed::ModelFingerprint`).
     pub fingerprint: String,
@@ -43,6 +49,7 @@ pub struct ModelInfo {
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct SiteInfo {
     pub base_url: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -50,6 +57,7 @@ pub struct SiteInfo {
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "ManifestCounts"))]
 pub struct Counts {
     pub pages: usize,
     pub chunks: usize,
@@ -58,6 +66,7 @@ pub struct Counts {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "ManifestFiles"))]
 pub struct Files {
     /// What ranking needs to know of every chunk (module, version, identical copies), in
     /// runs: small, loaded with the manifest (`ChunkTable`, JSON).
@@ -65,83 +74,14 @@ pub struct Files {
     /// The site-wide BM25 numbers; the postings are in the term shards.
     pub lexical: LexicalStats,
     /// Catalog pages of the term shards (`lexical::shards`), in term order.
-    pub terms: Vec<TermPageEntry>,
+    #[cfg_attr(feature = "typescript", ts(as = "Vec<super::catalog::CatalogPage<super::shard_entries::TermRange>>"))]
+    pub terms: Catalog<TermShardEntry>,
     /// Catalog pages of the chunk shards (metadata and text of consecutive chunks), in
     /// chunk order: fetched per result.
-    pub chunks: Vec<ChunkPageEntry>,
+    #[cfg_attr(feature = "typescript", ts(as = "Vec<super::catalog::CatalogPage<super::shard_entries::ChunkRange>>"))]
+    pub chunks: Catalog<ChunkShardEntry>,
     /// int8 vectors and HNSW graph (`dense::DenseIndex` bytes).
     pub dense: FileEntry,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct FileEntry {
-    pub name: String,
-    pub bytes: u64,
-    pub sha256: String,
-}
-
-/// A chunk shard (a catalog page's entry): `count` consecutive chunks from `first_chunk`,
-/// their metadata in one file and their text in another, so a result whose text cannot be
-/// fetched is still shown with its link.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct ChunkShardEntry {
-    pub meta: FileEntry,
-    pub text: FileEntry,
-    /// Index of the first chunk in the shard; the shard holds `count` consecutive chunks.
-    pub first_chunk: usize,
-    pub count: usize,
-}
-
-/// A term shard: the terms from `first_term` to the next shard's first term.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct TermShardEntry {
-    #[serde(flatten)]
-    pub file: FileEntry,
-    pub first_term: String,
-}
-
-/// A catalog page listing term shards `first_shard..first_shard + shards`; `first_term`
-/// is its first shard's.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct TermPageEntry {
-    #[serde(flatten)]
-    pub file: FileEntry,
-    pub first_shard: usize,
-    pub shards: usize,
-    pub first_term: String,
-}
-
-/// A catalog page listing chunk shards `first_shard..first_shard + shards`, which hold
-/// chunks `first_chunk..first_chunk + count`.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct ChunkPageEntry {
-    #[serde(flatten)]
-    pub file: FileEntry,
-    pub first_shard: usize,
-    pub shards: usize,
-    pub first_chunk: usize,
-    pub count: usize,
-}
-
-impl FileEntry {
-    pub fn describe(name: String, bytes: &[u8]) -> Self {
-        FileEntry { name, bytes: bytes.len() as u64, sha256: sha256_hex(bytes) }
-    }
-
-    /// Refuses bytes whose size or checksum differ from what the manifest recorded.
-    pub fn verify(&self, bytes: &[u8]) -> Result<(), BundleError> {
-        if bytes.len() as u64 != self.bytes {
-            return Err(BundleError::WrongSize {
-                name: self.name.clone(),
-                expected: self.bytes,
-                actual: bytes.len() as u64,
-            });
-        }
-        if sha256_hex(bytes) != self.sha256 {
-            return Err(BundleError::ChecksumMismatch { name: self.name.clone() });
-        }
-        Ok(())
-    }
 }
 
 impl Manifest {
@@ -182,50 +122,20 @@ impl Manifest {
     /// the catalog pages among these).
     pub fn all_files(&self) -> Vec<&FileEntry> {
         let mut files = vec![&self.files.chunk_table, &self.files.dense];
-        files.extend(self.files.terms.iter().map(|p| &p.file));
-        files.extend(self.files.chunks.iter().map(|p| &p.file));
+        files.extend(self.files.terms.pages().iter().map(|p| &p.file));
+        files.extend(self.files.chunks.pages().iter().map(|p| &p.file));
         files.extend(self.model.weights.iter().chain(self.model.words.iter()).chain(self.model.tokenizer.iter()));
         files
     }
 
-    /// Term shards in all.
-    pub fn term_shard_count(&self) -> usize {
-        self.files.terms.last().map_or(0, |p| p.first_shard + p.shards)
-    }
-
-    /// Chunk shards in all.
-    pub fn chunk_shard_count(&self) -> usize {
-        self.files.chunks.last().map_or(0, |p| p.first_shard + p.shards)
-    }
-
-    /// The catalog page (index in `files.terms`) whose range holds `term`.
-    pub fn term_page_of(&self, term: &str) -> usize {
-        self.files.terms.partition_point(|p| p.first_term.as_str() <= term).saturating_sub(1)
-    }
-
-    /// The catalog page (index in `files.chunks`) that lists the shard of chunk `index`.
-    pub fn chunk_page_of(&self, index: usize) -> Option<usize> {
-        let page = self.files.chunks.partition_point(|p| p.first_chunk <= index).checked_sub(1)?;
-        let entry = self.files.chunks.get(page)?;
-        (index < entry.first_chunk + entry.count).then_some(page)
-    }
-
     fn check_consistency(&self) -> Result<(), BundleError> {
         let inconsistent = |m: String| Err(BundleError::Inconsistent(m));
-        let (mut next_chunk, mut next_shard) = (0, 0);
-        for page in &self.files.chunks {
-            if page.first_chunk != next_chunk || page.count == 0 || page.first_shard != next_shard || page.shards == 0 {
-                return inconsistent(format!(
-                    "chunk catalog page {} starts at chunk {} and shard {} (expected {next_chunk} and {next_shard})",
-                    page.file.name, page.first_chunk, page.first_shard
-                ));
-            }
-            next_chunk += page.count;
-            next_shard += page.shards;
-        }
-        if next_chunk != self.counts.chunks {
+        self.files.chunks.check()?;
+        self.files.terms.check()?;
+        let chunks = self.files.chunks.chunk_count();
+        if chunks != self.counts.chunks {
             return inconsistent(format!(
-                "chunk shards hold {next_chunk} chunks, the manifest counts {}",
+                "chunk shards hold {chunks} chunks, the manifest counts {}",
                 self.counts.chunks
             ));
         }
@@ -235,29 +145,9 @@ impl Manifest {
                 self.files.lexical.doc_count, self.counts.chunks
             ));
         }
-        let mut next_shard = 0;
-        let mut previous: Option<&str> = None;
-        for page in &self.files.terms {
-            if page.first_shard != next_shard
-                || page.shards == 0
-                || previous.is_some_and(|p| p >= page.first_term.as_str())
-            {
-                return inconsistent(format!("term catalog page {} is out of order", page.file.name));
-            }
-            next_shard += page.shards;
-            previous = Some(&page.first_term);
-        }
         for file in self.all_files() {
             check_name(&file.name)?;
         }
         Ok(())
     }
-}
-
-/// Names are relative file names inside the bundle folder, nothing else.
-pub(super) fn check_name(name: &str) -> Result<(), BundleError> {
-    if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
-        return Err(BundleError::Inconsistent(format!("file name {name:?} is not a plain file name")));
-    }
-    Ok(())
 }

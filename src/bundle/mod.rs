@@ -1,34 +1,37 @@
 //! The static index bundle: a folder of files a static host serves. `manifest.json` names
-//! the others, which are content-addressed (cacheable forever): the chunk table (what
-//! ranking needs of every chunk), BM25 postings in term shards, chunk metadata and text in
-//! chunk shards (both listed by catalog pages, fetched per query and per result), int8
-//! vectors + HNSW graph, and (optionally) the model and tokenizer.
+//! the others, which are content-addressed (cacheable forever; their kinds: `FileKind`): the
+//! chunk table (what ranking needs of every chunk), BM25 postings in term shards, chunk
+//! metadata and text in chunk shards (both listed by catalog pages, `Catalog`, fetched per
+//! query and per result), int8 vectors + HNSW graph, and (optionally) the model and tokenizer.
 
+mod catalog;
+#[cfg(test)]
+mod catalog_tests;
 mod checksum;
 mod chunk;
 mod chunk_table;
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 mod directory;
 mod error;
+mod file_entry;
+mod file_kind;
 mod manifest;
 mod reader;
+mod shard_entries;
 mod writer;
 
-pub use checksum::{chunk_content_hash, content_addressed_name, sha256_hex};
+pub use catalog::{Catalog, CatalogPage, FetchedPages, Shard, ShardAt, CATALOG_PAGE_SHARDS};
+pub use checksum::{chunk_content_hash, sha256_hex};
 pub use chunk::{parse_meta_shard, parse_text_shard, ChunkMeta};
 pub use chunk_table::ChunkTable;
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub use directory::{load_dir, load_with, write_dir, LoadedBundle};
 pub use error::BundleError;
-pub use manifest::{
-    ChunkPageEntry, ChunkShardEntry, Counts, FileEntry, Files, Manifest, ModelInfo, SiteInfo, TermPageEntry,
-    TermShardEntry, FORMAT_NAME, FORMAT_VERSION,
-};
+pub use file_entry::FileEntry;
+pub use file_kind::FileKind;
+pub use manifest::{Counts, Files, Manifest, ModelInfo, SiteInfo, FORMAT_NAME, FORMAT_VERSION, MANIFEST_FILE};
 pub use reader::BundleReader;
+pub use shard_entries::{ChunkPageEntry, ChunkRange, ChunkShardEntry, TermPageEntry, TermRange, TermShardEntry};
 pub use writer::{
-    lexical_index, write_bundle, BundleChunk, BundleInput, BundleOutput, ModelFileBytes, CATALOG_PAGE_SHARDS,
-    DEFAULT_TERM_SHARD_BYTES,
+    lexical_index, write_bundle, BundleChunk, BundleInput, BundleOutput, ModelFileBytes, DEFAULT_TERM_SHARD_BYTES,
 };
-
-/// The manifest's fixed file name.
-pub const MANIFEST_FILE: &str = "manifest.json";

@@ -1,10 +1,13 @@
 //! Reads a bundle from bytes, the same way natively and in the browser: every file is
 //! checked against the manifest or its catalog page (size, sha256) before it is parsed, and
-//! every failure is a typed error, never a panic.
+//! every failure is a typed error, never a panic. The catalog pages are read by their
+//! catalogs (`manifest.files.terms`, `.chunks`: `Catalog::read_page`).
 
 use super::chunk::{parse_meta_shard, parse_text_shard};
-use super::manifest::check_name;
-use super::{BundleError, ChunkMeta, ChunkShardEntry, ChunkTable, FileEntry, Manifest, TermShardEntry};
+use super::file_entry::check_name;
+use super::{
+    BundleError, ChunkMeta, ChunkShardEntry, ChunkTable, FileEntry, FileKind, Manifest, TermShardEntry, MANIFEST_FILE,
+};
 use crate::dense::DenseIndex;
 use crate::lexical::{parse_term_shard, LexicalIndex, ShardTerm};
 
@@ -35,26 +38,7 @@ impl BundleReader {
     /// A lexical index with the site's numbers and no term yet (see `lexical::shards`).
     pub fn empty_lexical(&self) -> Result<LexicalIndex, BundleError> {
         LexicalIndex::from_stats(&self.manifest.files.lexical)
-            .map_err(|e| BundleError::Corrupt { name: super::MANIFEST_FILE.into(), reason: e.to_string() })
-    }
-
-    /// Catalog page `page` of the term shards: the shards it lists, checked against the
-    /// manifest's description of the page.
-    pub fn term_page(&self, page: usize, bytes: &[u8]) -> Result<Vec<TermShardEntry>, BundleError> {
-        let entry = self.manifest.files.terms.get(page).ok_or_else(|| no_such("term catalog page", page))?;
-        entry.file.verify(bytes)?;
-        let shards: Vec<TermShardEntry> = parse_json(&entry.file, bytes)?;
-        let next_page = self.manifest.files.terms.get(page + 1).map(|p| p.first_term.as_str());
-        let in_order = shards.windows(2).all(|w| w[0].first_term < w[1].first_term);
-        let first_ok = shards.first().is_some_and(|s| s.first_term == entry.first_term);
-        let last_ok = shards.last().is_some_and(|s| next_page.is_none_or(|next| s.first_term.as_str() < next));
-        if shards.len() != entry.shards || !in_order || !first_ok || !last_ok {
-            return Err(corrupt(&entry.file, "its shards do not match the manifest's range"));
-        }
-        for shard in &shards {
-            check_name(&shard.file.name)?;
-        }
-        Ok(shards)
+            .map_err(|e| BundleError::Corrupt { name: MANIFEST_FILE.into(), reason: e.to_string() })
     }
 
     /// The terms of one term shard. `next_first` is the first term of the shard after it
@@ -70,31 +54,11 @@ impl BundleReader {
             .map_err(|e| corrupt(&entry.file, e))
     }
 
-    /// Catalog page `page` of the chunk shards.
-    pub fn chunk_page(&self, page: usize, bytes: &[u8]) -> Result<Vec<ChunkShardEntry>, BundleError> {
-        let entry = self.manifest.files.chunks.get(page).ok_or_else(|| no_such("chunk catalog page", page))?;
-        entry.file.verify(bytes)?;
-        let shards: Vec<ChunkShardEntry> = parse_json(&entry.file, bytes)?;
-        let mut next = entry.first_chunk;
-        for shard in &shards {
-            check_name(&shard.meta.name)?;
-            check_name(&shard.text.name)?;
-            if shard.first_chunk != next || shard.count == 0 {
-                return Err(corrupt(&entry.file, format!("shard {} does not start at chunk {next}", shard.meta.name)));
-            }
-            next += shard.count;
-        }
-        if shards.len() != entry.shards || next != entry.first_chunk + entry.count {
-            return Err(corrupt(&entry.file, "its shards do not match the manifest's range"));
-        }
-        Ok(shards)
-    }
-
     /// The word table's shards (`model.words`), in table order: the embedder names the ones
     /// a question needs by their index here.
     pub fn word_page(&self, bytes: &[u8]) -> Result<Vec<FileEntry>, BundleError> {
         let entry = (self.manifest.model.words.as_ref())
-            .ok_or_else(|| BundleError::Inconsistent("the bundle lists no word table shards".into()))?;
+            .ok_or_else(|| BundleError::Inconsistent(format!("the bundle has no {}", FileKind::WordCatalog.role())))?;
         entry.verify(bytes)?;
         let shards: Vec<FileEntry> = parse_json(entry, bytes)?;
         for shard in &shards {
@@ -137,10 +101,6 @@ impl BundleReader {
 
 fn parse_json<T: serde::de::DeserializeOwned>(entry: &FileEntry, bytes: &[u8]) -> Result<T, BundleError> {
     serde_json::from_slice(bytes).map_err(|e| corrupt(entry, e))
-}
-
-fn no_such(what: &str, index: usize) -> BundleError {
-    BundleError::Inconsistent(format!("there is no {what} {index}"))
 }
 
 fn corrupt(entry: &FileEntry, reason: impl std::fmt::Display) -> BundleError {

@@ -1,13 +1,13 @@
 //! Turns embedded chunks into the bundle's files (bytes only: the CLI writes them to disk,
 //! atomically).
 
-use super::checksum::content_addressed_name;
-use super::manifest::{
-    ChunkPageEntry, ChunkShardEntry, Counts, FileEntry, Files, Manifest, ModelInfo, SiteInfo, TermPageEntry,
-    TermShardEntry,
+use super::manifest::{Counts, Files, Manifest, ModelInfo, SiteInfo};
+use super::{
+    BundleError, Catalog, ChunkMeta, ChunkShardEntry, ChunkTable, FileEntry, FileKind, TermShardEntry, FORMAT_NAME,
+    FORMAT_VERSION,
 };
-use super::{BundleError, ChunkMeta, ChunkTable, FORMAT_NAME, FORMAT_VERSION};
 use crate::dense::{DenseIndex, DenseIndexConfig};
+use crate::heading::join_heading_path;
 use crate::lexical::{Document, IndexOptions, LexicalError, LexicalIndex};
 
 /// One chunk ready to be written: metadata, text, and its embeddings (one per window of
@@ -44,9 +44,6 @@ pub struct BundleInput<'a> {
 
 /// Default target size of a term shard: a question's few terms fetch a few kilobytes each.
 pub const DEFAULT_TERM_SHARD_BYTES: usize = 4 * 1024;
-/// Shards listed per catalog page: pages small enough to fetch per query, few enough that
-/// the manifest stays small (about sqrt of the balance on a 50,000-chunk site).
-pub const CATALOG_PAGE_SHARDS: usize = 32;
 
 /// The manifest and every file, by name.
 pub struct BundleOutput {
@@ -61,13 +58,13 @@ impl BundleOutput {
     }
 }
 
-/// The lexical index of a bundle's chunks: each chunk's heading path is its title. Also used
-/// by `lectern eval` to try other lexical options on a built bundle.
+/// The lexical index of a bundle's chunks: each chunk's heading path, on one line, is its
+/// title. Also used by `lectern eval` to try other lexical options on a built bundle.
 pub fn lexical_index<'a>(
     chunks: impl Iterator<Item = (&'a [String], &'a str)>,
     options: IndexOptions,
 ) -> Result<LexicalIndex, LexicalError> {
-    let (titles, texts): (Vec<String>, Vec<&str>) = chunks.map(|(path, text)| (path.join(" › "), text)).unzip();
+    let (titles, texts): (Vec<String>, Vec<&str>) = chunks.map(|(path, text)| (join_heading_path(path), text)).unzip();
     let documents: Vec<Document<'_>> =
         titles.iter().zip(texts).map(|(title, text)| Document::new(title, text)).collect();
     LexicalIndex::build(&documents, options)
@@ -75,33 +72,24 @@ pub fn lexical_index<'a>(
 
 pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError> {
     let mut files = Vec::new();
-    let mut add = |stem: &str, ext: &str, bytes: Vec<u8>| {
-        let entry = FileEntry::describe(content_addressed_name(stem, ext, &bytes), &bytes);
+    let mut add = |kind: FileKind, bytes: Vec<u8>| {
+        let entry = FileEntry::describe(kind.name_for(&bytes), &bytes);
         files.push((entry.name.clone(), bytes));
         entry
     };
     let inconsistent = |e: String| BundleError::Inconsistent(e);
 
     let metas: Vec<ChunkMeta> = input.chunks.iter().map(|c| c.meta.clone()).collect();
-    let chunk_table = add("chunk-table", "json", ChunkTable::from_metas(&metas).to_json());
+    let chunk_table = add(FileKind::ChunkTable, ChunkTable::from_metas(&metas).to_json());
 
     let sections = input.chunks.iter().map(|c| (c.meta.heading_path.as_slice(), c.text.as_str()));
     let lexical = lexical_index(sections, input.lexical).map_err(|e| inconsistent(e.to_string()))?;
     let term_shards: Vec<TermShardEntry> = lexical
         .to_term_shards(input.term_shard_bytes)
         .into_iter()
-        .map(|shard| TermShardEntry { file: add("terms", "bin", shard.bytes), first_term: shard.first_term })
+        .map(|shard| TermShardEntry { file: add(FileKind::TermShard, shard.bytes), first_term: shard.first_term })
         .collect();
-    let mut terms = Vec::new();
-    for (page, shards) in term_shards.chunks(CATALOG_PAGE_SHARDS).enumerate() {
-        let bytes = serde_json::to_vec(shards).map_err(|e| inconsistent(e.to_string()))?;
-        terms.push(TermPageEntry {
-            file: add("term-catalog", "json", bytes),
-            first_shard: page * CATALOG_PAGE_SHARDS,
-            shards: shards.len(),
-            first_term: shards.first().map(|s| s.first_term.clone()).unwrap_or_default(),
-        });
-    }
+    let terms = Catalog::write(&term_shards, &mut add)?;
 
     let vectors: Vec<Vec<&[f32]>> =
         input.chunks.iter().map(|c| c.vectors.iter().map(Vec::as_slice).collect()).collect();
@@ -112,7 +100,7 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
         return Err(inconsistent(format!("chunk {} has no vector", chunk.meta.chunk_id)));
     }
     let dense = DenseIndex::from_item_embeddings(&vectors, &input.dense).map_err(|e| inconsistent(e.to_string()))?;
-    let dense_file = add("dense", "bin", dense.to_bytes());
+    let dense_file = add(FileKind::Dense, dense.to_bytes());
 
     let mut chunk_shards = Vec::new();
     let mut first = 0;
@@ -131,37 +119,26 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
         let meta = serde_json::to_vec(&metas).map_err(|e| inconsistent(e.to_string()))?;
         let text = serde_json::to_vec(&texts).map_err(|e| inconsistent(e.to_string()))?;
         chunk_shards.push(ChunkShardEntry {
-            meta: add("meta", "json", meta),
-            text: add("text", "json", text),
+            meta: add(FileKind::MetaShard, meta),
+            text: add(FileKind::TextShard, text),
             first_chunk: first,
             count: end - first,
         });
         first = end;
     }
-    let mut chunks = Vec::new();
-    for (page, shards) in chunk_shards.chunks(CATALOG_PAGE_SHARDS).enumerate() {
-        let bytes = serde_json::to_vec(shards).map_err(|e| inconsistent(e.to_string()))?;
-        let first_chunk = shards.first().map_or(0, |s| s.first_chunk);
-        chunks.push(ChunkPageEntry {
-            file: add("chunk-catalog", "json", bytes),
-            first_shard: page * CATALOG_PAGE_SHARDS,
-            shards: shards.len(),
-            first_chunk,
-            count: shards.iter().map(|s| s.count).sum(),
-        });
-    }
+    let chunks = Catalog::write(&chunk_shards, &mut add)?;
 
     let (weights, words, tokenizer) = match &input.model_files {
         Some(model) => {
-            let shards: Vec<FileEntry> = model.words.iter().map(|w| add("words", "bin", w.clone())).collect();
+            let shards: Vec<FileEntry> = model.words.iter().map(|w| add(FileKind::WordShard, w.clone())).collect();
             let page = (!shards.is_empty())
-                .then(|| serde_json::to_vec(&shards).map(|bytes| add("words-catalog", "json", bytes)))
+                .then(|| serde_json::to_vec(&shards).map(|bytes| add(FileKind::WordCatalog, bytes)))
                 .transpose()
                 .map_err(|e| inconsistent(e.to_string()))?;
             (
-                Some(add("model", "lcm", model.weights.to_vec())),
+                Some(add(FileKind::Model, model.weights.to_vec())),
                 page,
-                Some(add("tokenizer", "json", model.tokenizer.to_vec())),
+                Some(add(FileKind::Tokenizer, model.tokenizer.to_vec())),
             )
         }
         None => (None, None, None),

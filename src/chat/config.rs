@@ -2,7 +2,8 @@
 //! (the site's keyless proxy) and never a secret: a configuration that carries an API key,
 //! a token or credentials is refused, and the error says why.
 
-use super::error::ChatError;
+use super::error::{truncate, ChatError};
+use super::site_name::SiteName;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -17,28 +18,51 @@ pub const TIMEOUT_MS_RANGE: (u32, u32) = (1_000, 600_000);
 pub const MAX_TOKENS_RANGE: (u32, u32) = (1, 32_768);
 pub const TEMPERATURE_RANGE: (f32, f32) = (0.0, 2.0);
 pub const K_RANGE: (u32, u32) = (1, 10);
+/// The texts and the prompt take at most this much of a site title (it is the site's own
+/// option, often filled from its config: a longer one is cut rather than refused).
+pub const SITE_TITLE_MAX_CHARS: usize = 100;
 
-/// The chat options: the one definition the browser runs and the site build checks (the
-/// Docusaurus plugin calls `validateConfig` of the same wasm module at startup).
+/// The chat options, every one with its default filled in: the one definition the browser
+/// runs and the site build checks (the Docusaurus plugin calls `validateConfig` of the same
+/// wasm module at startup).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ChatConfig {
-    /// An OpenAI-compatible chat-completions URL (http(s), or a path on the site starting
-    /// with "/"); `None`: extractive answers only.
+    /// URL of an OpenAI-compatible `POST /v1/chat/completions` endpoint that streams: your
+    /// keyless proxy. An absolute http(s) URL, or a path starting with "/" on this site. null
+    /// (the default): answers are extractive excerpts of the best sections, no LLM. A URL that
+    /// carries a user name, password or key-like query parameter is refused.
     pub endpoint: Option<String>,
-    /// Extra, non-secret request headers.
+    /// Extra, non-secret request headers. A header whose name or value looks like a secret
+    /// (Authorization, api-key, X-Auth-…, `Bearer …`, `sk-…`) is refused. Default {}.
     pub headers: BTreeMap<String, String>,
+    /// The `model` field sent to the endpoint. Default: none (the proxy chooses).
     pub model: Option<String>,
+    /// `max_tokens` sent to the endpoint, 1–32768. Default: none.
     pub max_tokens: Option<u32>,
+    /// `temperature` sent to the endpoint, 0–2. Default: none.
     pub temperature: Option<f32>,
+    /// "Response is taking longer than expected…" after this many ms without a first token,
+    /// 1–600000. Default 5000.
     pub slow_after_ms: f64,
+    /// Give up (LLM_TIMEOUT, with a retry) after this many ms without a first token,
+    /// 1000–600000 and not less than `slowAfterMs`. Default 30000.
     pub timeout_ms: f64,
-    /// Sections retrieved per question.
+    /// Sections retrieved per question, 1–10 (at most 5 are cited). Default 5.
     pub k: u32,
+    /// Questions about a selection use only the selection as context (nothing retrieved).
+    /// Default false.
     pub selection_only: bool,
+    /// The sessionStorage key of the conversation. Default "lectern:conversation:v1".
     pub storage_key: String,
-    /// Origins whose URLs may be cited, besides site-relative paths.
+    /// Origins whose URLs may be cited, e.g. ["https://docs.example.com"], besides the site's
+    /// own paths. Default: the page's origin.
     pub site_origins: Vec<String>,
+    /// The site's name in the answers' texts and the prompt ("… in the Jest docs"); its first
+    /// 100 characters are used. Default: none, "this site" (the Docusaurus plugin sets the
+    /// site's title).
+    pub site_title: Option<String>,
 }
 
 impl Default for ChatConfig {
@@ -55,12 +79,13 @@ impl Default for ChatConfig {
             selection_only: false,
             storage_key: DEFAULT_STORAGE_KEY.into(),
             site_origins: Vec::new(),
+            site_title: None,
         }
     }
 }
 
 /// The options, as JS names them.
-pub const OPTIONS: [&str; 11] = [
+pub const OPTIONS: [&str; 12] = [
     "endpoint",
     "headers",
     "model",
@@ -72,6 +97,7 @@ pub const OPTIONS: [&str; 11] = [
     "selectionOnly",
     "storageKey",
     "siteOrigins",
+    "siteTitle",
 ];
 
 /// Words that mark an unknown option, a header or a URL parameter as a secret.
@@ -150,6 +176,11 @@ pub fn did_you_mean<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
 }
 
 impl ChatConfig {
+    /// How the texts and the prompt name the site.
+    pub fn site_name(&self) -> SiteName {
+        SiteName::new(self.site_title.as_deref())
+    }
+
     /// Parses and checks the configuration (a JSON object, camelCase keys); `null` values
     /// mean the default. The first problem is the error, naming the option, what was given
     /// and what is expected.
@@ -214,6 +245,9 @@ impl ChatConfig {
         }
         if let Some(v) = get("siteOrigins") {
             config.site_origins = check_origins(v)?;
+        }
+        if let Some(v) = get("siteTitle") {
+            config.site_title = Some(check_site_title(v)?);
         }
         Ok(config)
     }
@@ -315,6 +349,12 @@ fn check_origins(value: &Value) -> Result<Vec<String>, ChatError> {
         .collect()
 }
 
+/// The title on one line (it goes into the prompt), cut to [`SITE_TITLE_MAX_CHARS`].
+fn check_site_title(value: &Value) -> Result<String, ChatError> {
+    let title = non_empty("siteTitle", value)?;
+    Ok(truncate(&title.split_whitespace().collect::<Vec<_>>().join(" "), SITE_TITLE_MAX_CHARS))
+}
+
 fn secret_refused(what: &str) -> ChatError {
     invalid(format!(
         "{what} looks like a secret, and anything in the page is public: keep the API key in a proxy that \
@@ -388,6 +428,11 @@ mod tests {
             );
         }
         assert!(refused(r#"{"endpoint":"https://x.example/v1?sig=abc"}"#).contains("\"sig\" parameter"));
+        assert_eq!(ok(r#"{"siteTitle":"  Jest\n Docs "}"#).site_title.as_deref(), Some("Jest Docs"));
+        assert!(refused(r#"{"siteTitle":" "}"#).contains("\"siteTitle\" must be a non-empty string"));
+        assert!(refused(r#"{"siteTitle":7}"#).contains("\"siteTitle\" must be a non-empty string; got 7"));
+        let long = ok(&format!(r#"{{"siteTitle":"{}"}}"#, "x".repeat(150))).site_title.unwrap_or_default();
+        assert_eq!((long.chars().count(), long.ends_with('…')), (SITE_TITLE_MAX_CHARS + 1, true));
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The conversation of one tab (SPEC.md §2): messages with ids and times, at most
+//! The conversation of one tab (docs/DESIGN.md §2.4): messages with ids and times, at most
 //! [`MAX_MESSAGES`] (the oldest go first), each at most [`MAX_CONTENT_CHARS`], and the
 //! versioned envelope it is stored in.
 
@@ -17,6 +17,7 @@ pub const STORAGE_FORMAT_VERSION: u32 = 1;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub enum Role {
     User,
     Assistant,
@@ -25,16 +26,18 @@ pub enum Role {
 /// How an assistant message was produced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub enum AnswerKind {
     Llm,
     /// Sentences of the best sections, with no LLM (none configured or unreachable).
     Extractive,
-    /// Confidence `none`: SPEC.md's refusal, the LLM not called.
+    /// Confidence `none`: the refusal (docs/DESIGN.md, refusal rule), the LLM not called.
     Refusal,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub enum MessageStatus {
     Complete,
     /// The reader stopped the stream; the partial answer is the content.
@@ -42,8 +45,11 @@ pub enum MessageStatus {
     Error,
 }
 
+/// What failed, on an assistant message whose answer did not complete.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct MessageError {
+    #[cfg_attr(feature = "typescript", ts(as = "super::error::ChatErrorCode"))]
     pub code: String,
     pub message: String,
     pub suggestion: String,
@@ -51,18 +57,28 @@ pub struct MessageError {
     pub detail: Option<String>,
 }
 
+/// A message of the conversation, with what the UI needs to redraw it after a reload.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Message {
+    /// A UUID v4.
     pub id: String,
     pub role: Role,
+    /// At most 4000 characters (a longer answer is cut, ending in "…").
     pub content: String,
+    /// ISO 8601.
     pub timestamp: String,
+    /// A question's mode.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<Mode>,
+    /// A question's selection, in selected mode.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selection: Option<String>,
+    /// A question's persona.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(as = "Option<super::persona::Persona>"))]
     pub persona: Option<String>,
+    /// An answer's sources (and below, its confidence, kind and status).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sources: Option<Vec<SourceReference>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -71,12 +87,14 @@ pub struct Message {
     pub kind: Option<AnswerKind>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<MessageStatus>,
+    /// What failed, on an answer that did not complete (the partial answer is the content), or
+    /// on excerpts given in place of an unreachable LLM.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<MessageError>,
 }
 
 impl Message {
-    /// A message with only the SPEC.md fields set; content is cut to the limit.
+    /// A message with only the fields of docs/DESIGN.md §2.4 set; content is cut to the limit.
     pub fn new(id: String, role: Role, content: &str, timestamp: String) -> Message {
         Message {
             id,
@@ -112,8 +130,11 @@ impl MessageError {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Conversation {
+    /// A UUID v4.
     pub id: String,
+    /// At most 50; the oldest go first.
     pub messages: Vec<Message>,
     pub created_at: String,
     pub last_activity_at: String,
@@ -187,7 +208,7 @@ impl StoredConversation {
         StoredConversation { version: STORAGE_FORMAT_VERSION, conversation }
     }
 
-    /// The stored conversation if it is this version and within SPEC.md's limits (a copy
+    /// The stored conversation if it is this version and within the limits (docs/DESIGN.md §2.4) (a copy
     /// written by hand or by another version is not trusted).
     pub fn into_valid(self) -> Option<Conversation> {
         let c = self.conversation;

@@ -1,16 +1,16 @@
-//! What can go wrong while answering, as the reader sees it: a stable code (SPEC.md §3), a
-//! message, a suggestion, the exact cause where known, and whether a retry may help.
+//! What can go wrong while answering, as the reader sees it: a stable code, a message, a
+//! suggestion, the exact cause where known, and whether a retry may help.
 
-use crate::query::Invalid;
-use serde::{Serialize, Serializer};
+use crate::query::{Invalid, RateLimited};
+use serde::Serialize;
 
 /// Serialised as its stable code (`"LLM_TIMEOUT"`, `"EMPTY_QUESTION"`, …).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub enum ChatErrorCode {
-    /// The question was refused before it was asked: SPEC.md's limits or the rate limit
-    /// (`EMPTY_QUESTION`, `QUESTION_TOO_LONG`, `SELECTION_TOO_SHORT`, `SELECTION_TOO_LONG`,
-    /// `RATE_LIMITED`, named by `crate::query`).
-    Invalid(Invalid),
+    /// More than one question per two seconds (`crate::query::RateLimiter`).
+    RateLimited,
     /// The question is not an `AskRequest` (a field of the wrong type).
     InvalidArgument,
     /// Retrieval failed (the worker's error, e.g. the index could not be loaded).
@@ -24,30 +24,38 @@ pub enum ChatErrorCode {
     /// The client configuration is refused (e.g. it carries an API key), or the question names
     /// an unknown persona.
     InvalidConfig,
+    /// Never raised by the core: a bug in the facade, or the chat module failed to load
+    /// (www/lectern-js/chat.js).
+    Internal,
+    /// The question or its selection is outside the limits (`crate::query`): its own code.
+    #[serde(untagged)]
+    Invalid(Invalid),
 }
 
 impl ChatErrorCode {
     pub fn as_str(self) -> &'static str {
         match self {
             ChatErrorCode::Invalid(reason) => reason.code(),
+            ChatErrorCode::RateLimited => RateLimited::CODE,
             ChatErrorCode::InvalidArgument => "INVALID_ARGUMENT",
             ChatErrorCode::IndexUnavailable => "INDEX_UNAVAILABLE",
             ChatErrorCode::LlmUnavailable => "LLM_UNAVAILABLE",
             ChatErrorCode::LlmTimeout => "LLM_TIMEOUT",
             ChatErrorCode::LlmBadResponse => "LLM_BAD_RESPONSE",
             ChatErrorCode::InvalidConfig => "INVALID_CONFIG",
+            ChatErrorCode::Internal => "INTERNAL",
         }
     }
 
     /// Whether asking again may help: not for a question or a configuration that must change.
     fn retryable(self) -> bool {
-        !matches!(self, ChatErrorCode::Invalid(_) | ChatErrorCode::InvalidArgument | ChatErrorCode::InvalidConfig)
-    }
-}
-
-impl Serialize for ChatErrorCode {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+        !matches!(
+            self,
+            ChatErrorCode::Invalid(_)
+                | ChatErrorCode::RateLimited
+                | ChatErrorCode::InvalidArgument
+                | ChatErrorCode::InvalidConfig
+        )
     }
 }
 
@@ -66,9 +74,14 @@ impl ChatError {
         ChatError { code, message: message.into(), suggestion: suggestion.into(), detail, retryable: code.retryable() }
     }
 
-    /// A question refused by SPEC.md's limits or the rate limit, with SPEC.md's message.
+    /// A question or selection outside the limits, with the limit's message.
     pub fn refused(reason: Invalid) -> Self {
         ChatError::new(ChatErrorCode::Invalid(reason), reason.message(), &reason.suggestion(), None)
+    }
+
+    /// A question sooner than the rate limit allows.
+    pub fn rate_limited(_: RateLimited) -> Self {
+        ChatError::new(ChatErrorCode::RateLimited, RateLimited::MESSAGE, RateLimited::SUGGESTION, None)
     }
 
     /// A question that is not an `AskRequest` at all.
@@ -90,7 +103,7 @@ impl ChatError {
         ChatError::new(
             ChatErrorCode::LlmUnavailable,
             format!("The answer service could not be reached ({reason})."),
-            "Check your connection and retry; the excerpts below come from the textbook itself.",
+            "Check your connection and retry; the excerpts below are quoted from the site itself.",
             Some("NETWORK".into()),
         )
     }
@@ -169,7 +182,7 @@ mod tests {
         assert!(e.retryable);
         assert_eq!(ChatError::http(500, Some("  ")).message, "The answer service failed to answer. (HTTP 500)");
         assert!(!ChatError::invalid_config("x").retryable);
-        assert!(!ChatError::refused(Invalid::RateLimited).retryable && !ChatError::invalid_argument("x").retryable);
+        assert!(!ChatError::rate_limited(RateLimited).retryable && !ChatError::invalid_argument("x").retryable);
         assert_eq!(ChatError::timeout(30_000.0, true).message, "No answer arrived within 30 s.");
         assert_eq!(ChatError::timeout(1_500.0, false).message, "The answer stopped arriving for 1.5 s.");
     }
@@ -177,14 +190,40 @@ mod tests {
     #[test]
     fn codes_are_serialised_as_the_page_reads_them() {
         let wire = |code: ChatErrorCode| serde_json::to_value(code).unwrap();
-        assert_eq!(wire(ChatErrorCode::LlmTimeout), "LLM_TIMEOUT");
-        assert_eq!(wire(ChatErrorCode::InvalidArgument), "INVALID_ARGUMENT");
+        let mut all = vec![
+            ChatErrorCode::RateLimited,
+            ChatErrorCode::InvalidArgument,
+            ChatErrorCode::IndexUnavailable,
+            ChatErrorCode::LlmUnavailable,
+            ChatErrorCode::LlmTimeout,
+            ChatErrorCode::LlmBadResponse,
+            ChatErrorCode::InvalidConfig,
+            ChatErrorCode::Internal,
+        ];
+        all.extend(Invalid::ALL.map(ChatErrorCode::Invalid));
+        for code in all {
+            // A new code fails to compile here until it is in the list above.
+            match code {
+                ChatErrorCode::RateLimited
+                | ChatErrorCode::InvalidArgument
+                | ChatErrorCode::IndexUnavailable
+                | ChatErrorCode::LlmUnavailable
+                | ChatErrorCode::LlmTimeout
+                | ChatErrorCode::LlmBadResponse
+                | ChatErrorCode::InvalidConfig
+                | ChatErrorCode::Internal
+                | ChatErrorCode::Invalid(_) => {}
+            }
+            // What the page reads (and the generated TypeScript union) is what Rust names it.
+            assert_eq!(wire(code), code.as_str(), "{code:?}");
+        }
         // A refused question's code is the query's own.
-        for reason in [Invalid::EmptyQuestion, Invalid::SelectionTooLong, Invalid::RateLimited] {
-            assert_eq!(wire(ChatErrorCode::Invalid(reason)), reason.code());
+        for reason in Invalid::ALL {
             let error = ChatError::refused(reason);
             assert_eq!((error.message, error.suggestion), (reason.message(), reason.suggestion()));
         }
+        let limited = ChatError::rate_limited(RateLimited);
+        assert_eq!((limited.code.as_str(), limited.message.as_str()), ("RATE_LIMITED", RateLimited::MESSAGE));
     }
 
     #[test]

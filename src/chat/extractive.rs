@@ -2,6 +2,7 @@
 //! sections that share the most terms with the question, each with its citation, labelled
 //! as excerpts. Prose only: code blocks, tables, headings and admonition fences are skipped.
 
+use super::site_name::SiteName;
 use super::sources::NumberedSource;
 use crate::lexical::tokenize;
 use std::collections::HashSet;
@@ -11,12 +12,20 @@ const MAX_SECTIONS: usize = 3;
 const SENTENCE_MIN_CHARS: usize = 25;
 const SENTENCE_MAX_CHARS: usize = 320;
 
-pub const EXCERPTS_HEADING: &str = "**Excerpts from the textbook** (no generated answer):";
+/// The first line of an excerpts answer: "**Excerpts from the Jest docs** (no generated answer):".
+pub fn excerpts_heading(site: &SiteName) -> String {
+    format!("**Excerpts from {}** (no generated answer):", site.noun())
+}
 
 /// The excerpt answer for `question`, from `selection` (selected mode) and `sources`.
-pub fn extractive_answer(question: &str, selection: Option<&str>, sources: &[NumberedSource]) -> String {
+pub fn extractive_answer(
+    question: &str,
+    selection: Option<&str>,
+    sources: &[NumberedSource],
+    site: &SiteName,
+) -> String {
     let terms: HashSet<String> = tokenize(question).into_iter().collect();
-    let mut parts = vec![EXCERPTS_HEADING.to_string()];
+    let mut parts = vec![excerpts_heading(site)];
     if let Some(selection) = selection {
         let best = best_sentences(selection, &terms, 2);
         if !best.is_empty() {
@@ -142,8 +151,9 @@ mod tests {
             ),
         ];
         let sources = number_sources(&chunks, &SiteOrigins::default());
-        let answer = extractive_answer("How do nodes discover each other?", None, &sources);
-        assert!(answer.starts_with(EXCERPTS_HEADING));
+        let jest = SiteName::new(Some("Jest"));
+        let answer = extractive_answer("How do nodes discover each other?", None, &sources, &jest);
+        assert!(answer.starts_with("**Excerpts from the Jest docs** (no generated answer):\n\n"));
         assert!(answer.contains(
             "> Nodes discover each other automatically through DDS participant announcements on the network. [1]"
         ));
@@ -156,7 +166,8 @@ mod tests {
     fn selection_comes_first_and_sentences_keep_abbreviations() {
         let selection = "A PID controller sums three terms, e.g. the proportional one. The integral term removes \
                          steady-state error over time. Tuning matters.";
-        let answer = extractive_answer("What does the integral term do?", Some(selection), &[]);
+        let answer = extractive_answer("What does the integral term do?", Some(selection), &[], &SiteName::default());
+        assert!(answer.starts_with("**Excerpts from this site**"));
         // Both sentences sharing terms, in text order; "Tuning matters." shares none.
         assert!(answer.ends_with(
             "From your selection:\n\n> A PID controller sums three terms, e.g. the proportional one.\n>\n> The \

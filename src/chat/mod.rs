@@ -1,15 +1,19 @@
-//! The conversation and generation rules of SPEC.md §2–3, with no I/O: what is stored, what
+//! The conversation and generation rules of docs/DESIGN.md §2–3, with no I/O: what is stored, what
 //! the LLM is sent, how its stream is read, when to refuse and what to answer without an LLM.
 //! The wasm facade supplies the clock, randomness, storage and network.
 
 mod config;
 mod conversation;
 mod error;
+mod events;
 mod extractive;
 mod ids;
+mod outcome;
 mod persona;
 mod plan;
 mod prompt;
+mod rules;
+mod site_name;
 mod sources;
 mod stream;
 mod turn;
@@ -20,18 +24,19 @@ pub use conversation::{
     MAX_CONTENT_CHARS, MAX_MESSAGES, STORAGE_FORMAT_VERSION,
 };
 pub use error::{ChatError, ChatErrorCode};
+pub use events::{ChatEvent, ChatResponse, NoticeCode, Status, HISTORY_NOT_KEPT_MESSAGE, HISTORY_RESET_MESSAGE};
+pub use extractive::excerpts_heading;
 pub use extractive::extractive_answer;
-pub use extractive::EXCERPTS_HEADING;
 pub use ids::{iso8601, uuid_v4};
+pub use outcome::{Conclusion, Outcome};
 pub use persona::Persona;
 pub use plan::{
-    finish_answer, plan, Ask, AskRequest, Plan, Retrieval, EMPTY_ANSWER_MESSAGE, REFUSAL_MESSAGE, REFUSAL_SUGGESTION,
-    SLOW_MESSAGE,
+    finish_answer, plan, refusal_message, Ask, AskRequest, Plan, Retrieval, RetrievalFailure, EMPTY_ANSWER_MESSAGE,
+    REFUSAL_SUGGESTION, SLOW_MESSAGE,
 };
 pub use prompt::{build_prompt, request_body, ChatTurn};
+pub use rules::{rules, ChatRules};
+pub use site_name::SiteName;
 pub use sources::{number_sources, NumberedSource, RetrievedChunk, SiteOrigins, SourceReference, MAX_SOURCES};
 pub use stream::{CompletionStream, StreamStep};
-pub use turn::{
-    ChatEvent, ChatResponse, Conclusion, Next, NoticeCode, Outcome, Phase, RetrievalFailure, Status, Turn, TurnError,
-    HISTORY_NOT_KEPT_MESSAGE, HISTORY_RESET_MESSAGE,
-};
+pub use turn::{Next, Phase, Turn, TurnError};

@@ -1,9 +1,10 @@
-//! SPEC.md §2's personas: prompt modifiers a reader picks. `General` adds nothing.
+//! The personas (docs/DESIGN.md §2.5): prompt modifiers a reader picks. `General` adds nothing.
 
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "PersonaId"))]
 pub enum Persona {
     #[default]
     General,
@@ -14,7 +15,7 @@ pub enum Persona {
 }
 
 impl Persona {
-    /// Every persona a reader can pick: `General` first, then SPEC.md's four.
+    /// Every persona a reader can pick: `General` first, then the four with a modifier.
     pub const ALL: [Persona; 5] = [
         Persona::General,
         Persona::Beginner,
@@ -43,7 +44,7 @@ impl Persona {
         }
     }
 
-    /// The text added to the system prompt (SPEC.md §2, verbatim).
+    /// The text added to the system prompt (docs/DESIGN.md §2.5).
     pub fn modifier(self) -> Option<&'static str> {
         match self {
             Persona::General => None,

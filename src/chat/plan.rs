@@ -1,4 +1,4 @@
-//! The ask flow's decisions (SPEC.md §3): admit a question (its limits, its persona, the
+//! The ask flow's decisions (docs/DESIGN.md §3): admit a question (its limits, its persona, the
 //! rate limit); after retrieval, refuse at confidence `none` without calling the LLM,
 //! otherwise number the sources and build the prompt (or the excerpts when there is no LLM);
 //! then finish the answer that came back.
@@ -9,12 +9,17 @@ use super::error::ChatError;
 use super::extractive::extractive_answer;
 use super::persona::Persona;
 use super::prompt::{build_prompt, request_body, ChatTurn};
+use super::site_name::SiteName;
 use super::sources::{number_sources, RetrievedChunk, SiteOrigins, SourceReference};
 use crate::query::{self, Mode, RateLimiter};
 use crate::search::Confidence;
 use serde::{Deserialize, Serialize};
 
-pub const REFUSAL_MESSAGE: &str = "I couldn't find information about this topic in the textbook.";
+/// The answer when the site has nothing on the question: "I couldn't find information about
+/// this topic in the Jest docs."
+pub fn refusal_message(site: &SiteName) -> String {
+    format!("I couldn't find information about this topic {}.", site.location())
+}
 pub const REFUSAL_SUGGESTION: &str = "Try rephrasing your question or asking about a different topic.";
 pub const EMPTY_ANSWER_MESSAGE: &str = "I couldn't generate a response. Please try again.";
 /// Request bodies stay under this: the reference proxy's default cap is 32 KiB, and without
@@ -32,17 +37,22 @@ pub struct Ask {
     pub persona: Persona,
 }
 
-/// A question as the JS API passes it (chat.d.ts's AskRequest), before it is admitted.
+/// A question as the JS API passes it, before it is admitted.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct AskRequest {
     pub question: String,
+    /// Default "global"; "selected" needs `selection`.
+    #[cfg_attr(feature = "typescript", ts(as = "Option<Mode>", optional))]
     pub mode: Mode,
-    /// Read in selected mode only.
+    /// Read in selected mode only (10–5000 characters there).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub selection: Option<String>,
     /// A persona's id; absent: `general`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(as = "Option<super::persona::Persona>", optional))]
     pub persona: Option<String>,
 }
 
@@ -55,7 +65,7 @@ impl AskRequest {
         Ok(request.unwrap_or_default())
     }
 
-    /// The question to ask, or why it is refused: SPEC.md's limits on the question and, in
+    /// The question to ask, or why it is refused: the limits (docs/DESIGN.md §3.1) on the question and, in
     /// selected mode, the selection; a known persona; then one question per two seconds at
     /// `now_ms` (a question refused for another reason is not counted).
     pub fn admit(&self, limiter: &mut RateLimiter, now_ms: f64) -> Result<Ask, ChatError> {
@@ -75,7 +85,7 @@ impl AskRequest {
                 ChatError::invalid_config(format!("unknown persona `{id}` ({})", ids.join(", ")))
             })?,
         };
-        limiter.admit(now_ms).map_err(ChatError::refused)?;
+        limiter.admit(now_ms).map_err(ChatError::rate_limited)?;
         Ok(Ask { question, mode: self.mode, selection, persona })
     }
 }
@@ -100,10 +110,43 @@ pub struct Retrieval {
     pub chunks: Vec<RetrievedChunk>,
 }
 
+/// The JS API's error code for a search the reader aborted (www/lectern-js/index.js).
+const ABORTED: &str = "ABORTED";
+
+/// Why retrieval gave nothing, read from the JS API's error (`{code, message, detail}`).
+/// The reader's abort is told apart here, once, where the JS error becomes a type.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(from = "RetrievalError")]
+pub enum RetrievalFailure {
+    /// The reader stopped the turn while it was retrieving.
+    Aborted,
+    /// Retrieval failed: the worker's code, message and detail.
+    Failed { code: String, message: String, detail: Option<String> },
+}
+
+/// The JS API's error as it arrives.
+#[derive(Default, Deserialize)]
+#[serde(default)]
+struct RetrievalError {
+    code: String,
+    message: String,
+    detail: Option<String>,
+}
+
+impl From<RetrievalError> for RetrievalFailure {
+    fn from(e: RetrievalError) -> RetrievalFailure {
+        if e.code == ABORTED {
+            RetrievalFailure::Aborted
+        } else {
+            RetrievalFailure::Failed { code: e.code, message: e.message, detail: e.detail }
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Plan {
-    /// Confidence `none` in global mode: answer with [`REFUSAL_MESSAGE`], call nothing.
-    Refuse { confidence: Confidence, chunks_retrieved: usize },
+    /// Confidence `none` in global mode: answer with [`refusal_message`], call nothing.
+    Refuse { answer: String, confidence: Confidence, chunks_retrieved: usize },
     /// Ask the LLM; `excerpts` is the answer if it cannot be reached.
     Generate { turns: Vec<ChatTurn>, sources: Vec<SourceReference>, confidence: Confidence, excerpts: String },
     /// No LLM configured: the excerpts are the answer.
@@ -121,18 +164,20 @@ pub fn plan(ask: &Ask, retrieval: &Retrieval, history: &[&Message], config: &Cha
         None => (retrieved_confidence, retrieved_confidence != Confidence::None),
     };
     let numbered = if usable { number_sources(&retrieval.chunks, site) } else { Vec::new() };
+    let name = config.site_name();
     if selection.is_none() && numbered.is_empty() {
-        return Plan::Refuse { confidence: Confidence::None, chunks_retrieved: retrieval.chunks.len() };
+        let answer = refusal_message(&name);
+        return Plan::Refuse { answer, confidence: Confidence::None, chunks_retrieved: retrieval.chunks.len() };
     }
     let sources: Vec<SourceReference> = numbered.iter().map(|s| s.reference.clone()).collect();
-    let excerpts = extractive_answer(&ask.question, selection, &numbered);
+    let excerpts = extractive_answer(&ask.question, selection, &numbered, &name);
     if config.endpoint.is_none() {
         return Plan::Extract { answer: excerpts, sources, confidence };
     }
     // The oldest history goes first when the request would outgrow what proxies accept.
     let mut history = history;
     let turns = loop {
-        let turns = build_prompt(ask.persona, &ask.question, selection, &numbered, history);
+        let turns = build_prompt(ask.persona, &ask.question, selection, &numbered, history, &name);
         if history.is_empty() || request_body(config, &turns).len() <= MAX_REQUEST_BYTES {
             break turns;
         }
@@ -141,7 +186,7 @@ pub fn plan(ask: &Ask, retrieval: &Retrieval, history: &[&Message], config: &Cha
     Plan::Generate { turns, sources, confidence, excerpts }
 }
 
-/// The stored answer for the LLM's `text`: SPEC.md's fallback when empty; the sources it
+/// The stored answer for the LLM's `text`: the fixed fallback (docs/DESIGN.md §3.3) when empty; the sources it
 /// cites when it cites any (keeping their numbers), else all of them.
 pub fn finish_answer(text: &str, sources: &[SourceReference]) -> (String, Vec<SourceReference>) {
     if text.trim().is_empty() {
@@ -180,7 +225,11 @@ mod tests {
     fn confidence_none_refuses_without_a_prompt() {
         let site = SiteOrigins::default();
         let p = plan(&ask(Mode::Global, None), &retrieval(Some(Confidence::None)), &[], &with_endpoint(), &site);
-        assert_eq!(p, Plan::Refuse { confidence: Confidence::None, chunks_retrieved: 1 });
+        let answer = "I couldn't find information about this topic on this site.".to_string();
+        assert_eq!(p, Plan::Refuse { answer, confidence: Confidence::None, chunks_retrieved: 1 });
+        let jest = ChatConfig { site_title: Some("Jest".into()), ..with_endpoint() };
+        let p = plan(&ask(Mode::Global, None), &retrieval(Some(Confidence::None)), &[], &jest, &site);
+        assert!(matches!(p, Plan::Refuse { answer, .. } if answer.ends_with("this topic in the Jest docs.")));
         // Sources from another site only: nothing citable, so refused too.
         let foreign = Retrieval {
             confidence: Some(Confidence::High),
@@ -276,6 +325,24 @@ mod tests {
         assert_eq!(
             AskRequest::from(&ask),
             AskRequest { question: "Why?".into(), persona: Some("general".into()), ..AskRequest::default() }
+        );
+    }
+
+    #[test]
+    fn a_retrieval_failure_is_read_from_the_js_error_and_an_abort_told_apart() {
+        let read = |json: &str| serde_json::from_str::<Option<RetrievalFailure>>(json).unwrap();
+        assert_eq!(
+            read(r#"{"code": "ABORTED", "message": "The search was aborted."}"#),
+            Some(RetrievalFailure::Aborted)
+        );
+        assert_eq!(read("null"), None);
+        assert_eq!(
+            read(r#"{"code": "INDEX_UNAVAILABLE", "message": "The index could not be loaded."}"#),
+            Some(RetrievalFailure::Failed {
+                code: "INDEX_UNAVAILABLE".into(),
+                message: "The index could not be loaded.".into(),
+                detail: None
+            })
         );
     }
 

@@ -1,13 +1,13 @@
 //! What the answer cites: the retrieved sections, numbered [1]…[5] in the order retrieval
 //! ranked them, each once (the parts of one long section share one number), and only if
-//! their URL belongs to this site (SPEC.md §3).
+//! their URL belongs to this site (docs/DESIGN.md §3.4).
 
 use serde::{Deserialize, Serialize};
 
-/// At most this many sources per answer (SPEC.md §2).
+/// At most this many sources per answer (docs/DESIGN.md §2.4).
 pub const MAX_SOURCES: usize = 5;
 
-/// A retrieved chunk as the retrieval API returns it (SPEC.md's RetrievedChunk; fields
+/// A retrieved chunk as the retrieval API returns it (docs/DESIGN.md §2.3; fields
 /// the chat does not use are ignored).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct RetrievedChunk {
@@ -27,10 +27,16 @@ pub struct RetrievedChunk {
     pub score: f32,
 }
 
-/// A numbered source of an answer (SPEC.md's SourceReference plus its number and path).
+/// A numbered source of an answer: `[n]` in the answer's text cites it. Only this site's URLs
+/// are sources (`SiteOrigins`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct SourceReference {
     pub n: usize,
+    /// What a reader sees as the source's name: "Page › Section", or the page's title alone
+    /// when the section is the page (absent in answers stored before it existed).
+    #[serde(default)]
+    pub title: String,
     pub chapter_title: String,
     pub section_title: String,
     pub module: String,
@@ -96,6 +102,7 @@ pub fn number_sources(chunks: &[RetrievedChunk], site: &SiteOrigins) -> Vec<Numb
         sources.push(NumberedSource {
             reference: SourceReference {
                 n: sources.len() + 1,
+                title: source_title(&chunk.chapter_title, &chunk.section_title),
                 chapter_title: chunk.chapter_title.clone(),
                 section_title: chunk.section_title.clone(),
                 module: chunk.module.clone(),
@@ -107,6 +114,15 @@ pub fn number_sources(chunks: &[RetrievedChunk], site: &SiteOrigins) -> Vec<Numb
         });
     }
     sources
+}
+
+/// `chapter › section`, or `chapter` when the section is the page itself.
+fn source_title(chapter: &str, section: &str) -> String {
+    if section.is_empty() || section == chapter {
+        chapter.to_string()
+    } else {
+        crate::heading::join_heading_path(&[chapter.to_string(), section.to_string()])
+    }
 }
 
 #[cfg(test)]
@@ -160,5 +176,14 @@ pub(crate) mod tests {
         assert_eq!(sources[0].reference.n, 1);
         assert_eq!(sources[1].reference.url, "/d0");
         assert_eq!(sources[4].reference.n, 5);
+    }
+
+    #[test]
+    fn a_source_is_named_by_its_page_and_section_or_its_page_alone() {
+        let mut page = chunk("p", "/p", "text", 0.5);
+        page.section_title = page.chapter_title.clone();
+        let sources = number_sources(&[chunk("a", "/a#x", "text", 0.9), page], &SiteOrigins::default());
+        assert_eq!(sources[0].reference.title, "Chapter › Section a");
+        assert_eq!(sources[1].reference.title, "Chapter");
     }
 }

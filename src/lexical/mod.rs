@@ -41,5 +41,5 @@ mod sample_site_tests;
 pub use bm25::Bm25Params;
 pub use error::LexicalError;
 pub use index::{normalize_score, Document, IndexOptions, LexicalIndex, QueryCoverage, MAX_DOCUMENTS, MAX_TITLE_BOOST};
-pub use shards::{parse_term_shard, query_terms, shard_of, LexicalStats, ShardTerm, TermShard};
+pub use shards::{parse_term_shard, query_terms, LexicalStats, ShardTerm, TermShard};
 pub use tokenizer::{for_each_token, tokenize, TOKENIZER_VERSION};

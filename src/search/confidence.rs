@@ -1,4 +1,4 @@
-//! Confidence of a retrieval (SPEC.md §3): the seeds' four levels, decided from signals of
+//! Confidence of a retrieval (docs/DESIGN.md §3.2): the seeds' four levels, decided from signals of
 //! the search that transfer across sites (best cosine, its margin, keyword coverage, and
 //! whether the two lists agree) by a rule calibrated on labelled questions of four sites.
 
@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub enum Confidence {
     High,
     Medium,

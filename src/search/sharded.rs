@@ -5,11 +5,16 @@
 //! so the caller (the worker) only fetches what it is told and never tokenizes.
 //!
 //! A search runs only once every term shard of its question is attached, and then gives
-//! exactly the scores of the whole index (see `lexical::shards`).
+//! exactly the scores of the whole index (see `lexical::shards`). Which page and shard hold
+//! a term or a chunk is the catalogs' to say (`bundle::Catalog`, `bundle::FetchedPages`).
 
-use super::{HybridSearch, SearchError, SearchOptions, SearchResults};
-use crate::bundle::{BundleError, BundleReader, ChunkMeta, ChunkShardEntry, FileEntry, Manifest, TermShardEntry};
-use crate::lexical::{query_terms, shard_of};
+use super::error::SearchError;
+use super::hybrid::{HybridSearch, SearchOptions, SearchResults};
+use crate::bundle::{
+    BundleError, BundleReader, Catalog, ChunkMeta, ChunkShardEntry, FetchedPages, FileEntry, Manifest, Shard, ShardAt,
+    TermShardEntry,
+};
+use crate::lexical::query_terms;
 use serde::{Deserialize, Serialize};
 
 /// Catalog pages (term and chunk pages together) up to which a site's are all fetched when
@@ -19,6 +24,7 @@ pub const PAGES_AT_OPEN: usize = 4;
 /// The kinds of file fetched on demand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "FilePart"))]
 pub enum Part {
     /// A catalog page of term shards (index in `manifest.files.terms`).
     TermPage,
@@ -41,6 +47,7 @@ impl Part {
 
 /// A file to fetch and hand back with [`ShardedSearch::attach`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct NeededFile {
     pub part: Part,
     pub id: usize,
@@ -48,13 +55,20 @@ pub struct NeededFile {
     pub bytes: u64,
 }
 
+impl NeededFile {
+    fn new(part: Part, id: usize, file: &FileEntry) -> Self {
+        NeededFile { part, id, name: file.name.clone(), bytes: file.bytes }
+    }
+}
+
 pub struct ShardedSearch {
     reader: BundleReader,
     /// Present once the chunk table is attached.
     search: Option<HybridSearch>,
-    term_pages: Vec<Option<Vec<TermShardEntry>>>,
+    term_pages: FetchedPages<TermShardEntry>,
+    /// Which term shards are attached (to the lexical index).
     terms: Vec<bool>,
-    chunk_pages: Vec<Option<Vec<ChunkShardEntry>>>,
+    chunk_pages: FetchedPages<ChunkShardEntry>,
     metas: Vec<Option<Vec<ChunkMeta>>>,
     texts: Vec<Option<Vec<String>>>,
 }
@@ -62,13 +76,13 @@ pub struct ShardedSearch {
 impl ShardedSearch {
     pub fn new(manifest: &[u8]) -> Result<Self, BundleError> {
         let reader = BundleReader::new(manifest)?;
-        let m = reader.manifest();
+        let files = &reader.manifest().files;
         Ok(ShardedSearch {
-            term_pages: vec![None; m.files.terms.len()],
-            terms: vec![false; m.term_shard_count()],
-            chunk_pages: vec![None; m.files.chunks.len()],
-            metas: vec![None; m.chunk_shard_count()],
-            texts: vec![None; m.chunk_shard_count()],
+            term_pages: FetchedPages::new(&files.terms),
+            terms: vec![false; files.terms.shard_count()],
+            chunk_pages: FetchedPages::new(&files.chunks),
+            metas: vec![None; files.chunks.shard_count()],
+            texts: vec![None; files.chunks.shard_count()],
             search: None,
             reader,
         })
@@ -120,51 +134,27 @@ impl ShardedSearch {
         if files.terms.len() + files.chunks.len() > PAGES_AT_OPEN {
             return Vec::new();
         }
-        let page = |part: Part, id: usize, file: &FileEntry| NeededFile {
-            part,
-            id,
-            name: file.name.clone(),
-            bytes: file.bytes,
-        };
-        let terms = (files.terms.iter().enumerate())
-            .filter(|(id, _)| matches!(self.term_pages.get(*id), Some(None)))
-            .map(|(id, p)| page(Part::TermPage, id, &p.file));
-        let chunks = (files.chunks.iter().enumerate())
-            .filter(|(id, _)| matches!(self.chunk_pages.get(*id), Some(None)))
-            .map(|(id, p)| page(Part::ChunkPage, id, &p.file));
-        terms.chain(chunks).collect()
+        let mut out = missing_pages(Part::TermPage, &self.term_pages, &files.terms);
+        out.extend(missing_pages(Part::ChunkPage, &self.chunk_pages, &files.chunks));
+        out
     }
 
     /// The files a search for `query` still needs before it can run: catalog pages first
     /// (a shard cannot be named before its page is read), then term shards. Empty when the
     /// search can run.
     pub fn files_for_query(&self, query: &str) -> Vec<NeededFile> {
-        let files = &self.reader.manifest().files;
+        let catalog = &self.reader.manifest().files.terms;
         let mut out: Vec<NeededFile> = Vec::new();
         for term in query_terms(query) {
-            let page = self.reader.manifest().term_page_of(&term);
-            let Some(page_entry) = files.terms.get(page) else { continue };
-            let needed = match self.term_pages.get(page).and_then(Option::as_ref) {
-                None => NeededFile {
-                    part: Part::TermPage,
-                    id: page,
-                    name: page_entry.file.name.clone(),
-                    bytes: page_entry.file.bytes,
-                },
-                Some(shards) => {
-                    let firsts: Vec<&str> = shards.iter().map(|s| s.first_term.as_str()).collect();
-                    let local = shard_of(&firsts, &term);
-                    let id = page_entry.first_shard + local;
-                    if self.terms.get(id).copied().unwrap_or(true) {
-                        continue;
-                    }
-                    let Some(shard) = shards.get(local) else { continue };
-                    NeededFile { part: Part::Terms, id, name: shard.file.name.clone(), bytes: shard.file.bytes }
+            let needed = match self.term_pages.locate(catalog, term.as_str()) {
+                None => continue,
+                Some(ShardAt::PageMissing(page)) => page_file(Part::TermPage, catalog, page),
+                Some(ShardAt::Found { id, shard }) if !self.terms.get(id).copied().unwrap_or(true) => {
+                    Some(NeededFile::new(Part::Terms, id, &shard.file))
                 }
+                Some(ShardAt::Found { .. }) => continue,
             };
-            if !out.iter().any(|f| f.part == needed.part && f.id == needed.id) {
-                out.push(needed);
-            }
+            push_new(&mut out, needed);
         }
         out
     }
@@ -172,33 +162,20 @@ impl ShardedSearch {
     /// The files still needed for the metadata and text of chunks `indices`: catalog pages
     /// first, then the metadata and text files of their chunk shards.
     pub fn files_for_chunks(&self, indices: &[u32]) -> Vec<NeededFile> {
-        let manifest = self.reader.manifest();
+        let catalog = &self.reader.manifest().files.chunks;
         let mut out: Vec<NeededFile> = Vec::new();
-        let mut push = |needed: NeededFile| {
-            if !out.iter().any(|f| f.part == needed.part && f.id == needed.id) {
-                out.push(needed);
-            }
-        };
         for &index in indices {
-            let Some(page) = manifest.chunk_page_of(index as usize) else { continue };
-            let Some(page_entry) = manifest.files.chunks.get(page) else { continue };
-            let Some(shards) = self.chunk_pages.get(page).and_then(Option::as_ref) else {
-                push(NeededFile {
-                    part: Part::ChunkPage,
-                    id: page,
-                    name: page_entry.file.name.clone(),
-                    bytes: page_entry.file.bytes,
-                });
-                continue;
-            };
-            let local = shards.partition_point(|s| s.first_chunk <= index as usize).saturating_sub(1);
-            let id = page_entry.first_shard + local;
-            let Some(shard) = shards.get(local) else { continue };
-            if self.metas.get(id).is_some_and(Option::is_none) {
-                push(NeededFile { part: Part::Meta, id, name: shard.meta.name.clone(), bytes: shard.meta.bytes });
-            }
-            if self.texts.get(id).is_some_and(Option::is_none) {
-                push(NeededFile { part: Part::Text, id, name: shard.text.name.clone(), bytes: shard.text.bytes });
+            match self.chunk_pages.locate(catalog, &(index as usize)) {
+                None => {}
+                Some(ShardAt::PageMissing(page)) => push_new(&mut out, page_file(Part::ChunkPage, catalog, page)),
+                Some(ShardAt::Found { id, shard }) => {
+                    if self.metas.get(id).is_some_and(Option::is_none) {
+                        push_new(&mut out, Some(NeededFile::new(Part::Meta, id, &shard.meta)));
+                    }
+                    if self.texts.get(id).is_some_and(Option::is_none) {
+                        push_new(&mut out, Some(NeededFile::new(Part::Text, id, &shard.text)));
+                    }
+                }
             }
         }
         out
@@ -206,27 +183,23 @@ impl ShardedSearch {
 
     /// Verifies and attaches one fetched file. Attaching a part twice is a no-op.
     pub fn attach(&mut self, part: Part, id: usize, bytes: &[u8]) -> Result<(), ShardedError> {
+        let files = &self.reader.manifest().files;
         match part {
             Part::TermPage => {
                 self.known(part, id)?;
-                if self.term_pages.get(id).is_some_and(Option::is_none) {
-                    let shards = self.reader.term_page(id, bytes)?;
-                    self.term_pages[id] = Some(shards);
-                }
+                self.term_pages.attach(&files.terms, id, bytes)?;
             }
             Part::ChunkPage => {
                 self.known(part, id)?;
-                if self.chunk_pages.get(id).is_some_and(Option::is_none) {
-                    let shards = self.reader.chunk_page(id, bytes)?;
-                    self.chunk_pages[id] = Some(shards);
-                }
+                self.chunk_pages.attach(&files.chunks, id, bytes)?;
             }
             Part::Terms => {
                 if self.terms.get(id).copied().unwrap_or(true) {
                     return self.known(part, id);
                 }
-                let (entry, next) = self.term_entry(id)?;
-                let terms = self.reader.term_shard(&entry, next.as_deref(), bytes)?;
+                let entry = attached_shard(&self.term_pages, &files.terms, part, id)?;
+                let next = self.term_pages.end_of(&files.terms, id);
+                let terms = self.reader.term_shard(entry, next, bytes)?;
                 let search = self.search.as_mut().ok_or_else(|| ShardedError::NotLoaded("the chunk table".into()))?;
                 search
                     .lexical_mut()
@@ -238,15 +211,15 @@ impl ShardedSearch {
                 if self.metas.get(id).is_none_or(Option::is_some) {
                     return self.known(part, id);
                 }
-                let entry = self.chunk_entry(id)?;
-                self.metas[id] = Some(self.reader.meta_shard(&entry, bytes)?);
+                let entry = attached_shard(&self.chunk_pages, &files.chunks, part, id)?;
+                self.metas[id] = Some(self.reader.meta_shard(entry, bytes)?);
             }
             Part::Text => {
                 if self.texts.get(id).is_none_or(Option::is_some) {
                     return self.known(part, id);
                 }
-                let entry = self.chunk_entry(id)?;
-                self.texts[id] = Some(self.reader.text_shard(&entry, bytes)?);
+                let entry = attached_shard(&self.chunk_pages, &files.chunks, part, id)?;
+                self.texts[id] = Some(self.reader.text_shard(entry, bytes)?);
             }
         }
         Ok(())
@@ -254,48 +227,18 @@ impl ShardedSearch {
 
     /// Refuses an id that names no part (attaching an attached part again is fine).
     fn known(&self, part: Part, id: usize) -> Result<(), ShardedError> {
+        let files = &self.reader.manifest().files;
         let count = match part {
             Part::Terms => self.terms.len(),
             Part::Meta | Part::Text => self.metas.len(),
-            Part::TermPage => self.term_pages.len(),
-            Part::ChunkPage => self.chunk_pages.len(),
+            Part::TermPage => files.terms.len(),
+            Part::ChunkPage => files.chunks.len(),
         };
         if id < count {
             Ok(())
         } else {
             Err(ShardedError::NoSuchPart(format!("{part:?} {id}")))
         }
-    }
-
-    /// Term shard `id`'s entry and the first term of the shard after it (its range's end).
-    fn term_entry(&self, id: usize) -> Result<(TermShardEntry, Option<String>), ShardedError> {
-        let pages = &self.reader.manifest().files.terms;
-        let page = pages.partition_point(|p| p.first_shard <= id).saturating_sub(1);
-        let local = id.checked_sub(pages.get(page).map_or(0, |p| p.first_shard));
-        let shards = self
-            .term_pages
-            .get(page)
-            .and_then(Option::as_ref)
-            .ok_or_else(|| ShardedError::NotLoaded(format!("term catalog page {page}")))?;
-        let entry =
-            local.and_then(|l| shards.get(l)).ok_or_else(|| ShardedError::NoSuchPart(format!("term shard {id}")))?;
-        let next = match local.and_then(|l| shards.get(l + 1)) {
-            Some(next) => Some(next.first_term.clone()),
-            None => pages.get(page + 1).map(|p| p.first_term.clone()),
-        };
-        Ok((entry.clone(), next))
-    }
-
-    fn chunk_entry(&self, id: usize) -> Result<ChunkShardEntry, ShardedError> {
-        let pages = &self.reader.manifest().files.chunks;
-        let page = pages.partition_point(|p| p.first_shard <= id).saturating_sub(1);
-        let local = id.checked_sub(pages.get(page).map_or(0, |p| p.first_shard));
-        let shards = self
-            .chunk_pages
-            .get(page)
-            .and_then(Option::as_ref)
-            .ok_or_else(|| ShardedError::NotLoaded(format!("chunk catalog page {page}")))?;
-        local.and_then(|l| shards.get(l)).cloned().ok_or_else(|| ShardedError::NoSuchPart(format!("chunk shard {id}")))
     }
 
     /// Searches; `lexical_query` is the text whose terms are scored (the question, or in
@@ -314,21 +257,25 @@ impl ShardedSearch {
         Ok(search.search(lexical_query, vector, options)?)
     }
 
+    /// The chunk shard (id over all chunk shards) holding chunk `index`, and the shard, once
+    /// its catalog page is attached.
+    fn chunk_shard(&self, index: u32) -> Option<(usize, &ChunkShardEntry)> {
+        match self.chunk_pages.locate(&self.reader.manifest().files.chunks, &(index as usize))? {
+            ShardAt::Found { id, shard } => Some((id, shard)),
+            ShardAt::PageMissing(_) => None,
+        }
+    }
+
     /// The chunk shard (id over all chunk shards) holding chunk `index`, once its catalog
     /// page is attached.
     pub fn chunk_shard_of(&self, index: u32) -> Option<usize> {
-        let manifest = self.reader.manifest();
-        let page = manifest.chunk_page_of(index as usize)?;
-        let shards = self.chunk_pages.get(page)?.as_ref()?;
-        let local = shards.partition_point(|s| s.first_chunk <= index as usize).checked_sub(1)?;
-        Some(manifest.files.chunks.get(page)?.first_shard + local)
+        self.chunk_shard(index).map(|(id, _)| id)
     }
 
-    /// Chunk `index`'s position in its shard, and the shard.
+    /// Chunk `index`'s shard, and its position in it.
     fn locate(&self, index: u32) -> Option<(usize, usize)> {
-        let shard = self.chunk_shard_of(index)?;
-        let entry = self.chunk_entry(shard).ok()?;
-        Some((shard, (index as usize).checked_sub(entry.first_chunk)?))
+        let (id, shard) = self.chunk_shard(index)?;
+        Some((id, (index as usize).checked_sub(shard.first_chunk)?))
     }
 
     /// Chunk `index`'s metadata, once its shard's metadata is attached.
@@ -341,6 +288,36 @@ impl ShardedSearch {
     pub fn text(&self, index: u32) -> Option<&str> {
         let (shard, at) = self.locate(index)?;
         self.texts.get(shard)?.as_ref()?.get(at).map(String::as_str)
+    }
+}
+
+/// The pages of `catalog` not attached yet, as files to fetch.
+fn missing_pages<S: Shard>(part: Part, pages: &FetchedPages<S>, catalog: &Catalog<S>) -> Vec<NeededFile> {
+    pages.missing().filter_map(|page| page_file(part, catalog, page)).collect()
+}
+
+fn page_file<S: Shard>(part: Part, catalog: &Catalog<S>, page: usize) -> Option<NeededFile> {
+    catalog.page(page).map(|entry| NeededFile::new(part, page, &entry.file))
+}
+
+/// Adds `needed` unless the same part is already listed.
+fn push_new(out: &mut Vec<NeededFile>, needed: Option<NeededFile>) {
+    if let Some(needed) = needed.filter(|n| !out.iter().any(|f| f.part == n.part && f.id == n.id)) {
+        out.push(needed);
+    }
+}
+
+/// Shard `id` of `catalog`, which its catalog page must have brought.
+fn attached_shard<'a, S: Shard>(
+    pages: &'a FetchedPages<S>,
+    catalog: &Catalog<S>,
+    part: Part,
+    id: usize,
+) -> Result<&'a S, ShardedError> {
+    match pages.by_id(catalog, id) {
+        Some(ShardAt::Found { shard, .. }) => Ok(shard),
+        Some(ShardAt::PageMissing(page)) => Err(ShardedError::NotLoaded(format!("{} {page}", S::PAGE.role()))),
+        None => Err(ShardedError::NoSuchPart(format!("{part:?} {id}"))),
     }
 }
 

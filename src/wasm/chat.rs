@@ -9,21 +9,14 @@ use super::errors::chat_error;
 use super::fetch_stream::{stream_completion, Listener, Request, StreamEnd};
 use super::storage::Store;
 use crate::chat::{
-    iso8601, request_body, uuid_v4, AskRequest, ChatConfig, ChatError, Conclusion, Conversation, Next, NoticeCode,
-    Outcome, Retrieval, RetrievalFailure, SiteOrigins, Turn, TurnError,
+    iso8601, request_body, uuid_v4, AskRequest, ChatConfig, ChatError, ChatErrorCode, Conclusion, Conversation, Next,
+    NoticeCode, Outcome, Retrieval, RetrievalFailure, SiteOrigins, Turn, TurnError,
 };
 use crate::query::RateLimiter;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::AbortController;
-
-// The JS objects this module (here and in rules.rs) hands over are declared once, in chat.d.ts
-// beside it in pkg/.
-#[wasm_bindgen(typescript_custom_section)]
-const CHAT_TYPES: &str = r#"
-import type { AskRequest, ChatConfig, ChatEvent, ChatResponse, ChatRules, Conversation } from "./chat.js";
-"#;
 
 #[wasm_bindgen]
 pub struct Chat {
@@ -85,7 +78,7 @@ impl Chat {
         Ok(Chat { state: Rc::new(RefCell::new(state)) })
     }
 
-    /// A copy of the conversation (SPEC.md's Conversation).
+    /// A copy of the conversation.
     #[wasm_bindgen(unchecked_return_type = "Conversation")]
     pub fn conversation(&self) -> Result<JsValue, JsError> {
         to_js(&self.state.borrow().conversation)
@@ -106,7 +99,7 @@ impl Chat {
         state.store.clear();
     }
 
-    /// Begins the turn of a question: admitted (SPEC.md's limits, a known persona, one
+    /// Begins the turn of a question: admitted (the length limits, a known persona, one
     /// question per 2 seconds), it tells `onEvent` `status retrieving` and returns the
     /// question to retrieve for and to `answer`; refused, `onEvent` gets the `error`, the
     /// turn's only event, and this throws the same error.
@@ -260,8 +253,8 @@ fn out_of_turn(error: TurnError) {
 /// A turn that cannot go on (a bug here): the promise rejects with a coded error.
 fn internal(error: TurnError) -> JsValue {
     let js: JsValue = JsError::new(&format!("Lectern: {error}")).into();
-    for (key, value) in [("name", "INTERNAL"), ("code", "INTERNAL")] {
-        let _ = js_sys::Reflect::set(&js, &key.into(), &value.into());
+    for key in ["name", "code"] {
+        let _ = js_sys::Reflect::set(&js, &key.into(), &ChatErrorCode::Internal.as_str().into());
     }
     js
 }

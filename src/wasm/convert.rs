@@ -3,7 +3,8 @@
 // The embedder module alone takes no options objects.
 #![cfg_attr(not(any(feature = "chat", feature = "search")), allow(dead_code))]
 
-use super::errors::{js_error, Code};
+use super::codes::Code;
+use super::errors::js_error;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 

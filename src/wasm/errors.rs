@@ -1,7 +1,8 @@
 //! The facade's one error shape: a JS `Error` whose `name` and `code` are a stable code
-//! (SPEC.md §3), with a `suggestion` a reader can act on and, where the core says more, a
+//! (`codes.rs`), with a `suggestion` a reader can act on and, where the core says more, a
 //! `detail` naming the exact cause. JS code branches on `code`, never on the message.
 
+use super::codes::Code;
 #[cfg(feature = "search")]
 use crate::bundle::BundleError;
 #[cfg(feature = "chat")]
@@ -14,76 +15,16 @@ use crate::query::Invalid;
 use crate::search::SearchError;
 use wasm_bindgen::prelude::*;
 
-/// Stable error codes. The JS layer adds `ABORTED`, `WORKER_CRASHED` and `NETWORK_ERROR`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Code {
-    InvalidOptions,
-    InvalidArgument,
-    /// The index (manifest, chunk metadata, lexical or dense file) is missing, corrupt or
-    /// of another format version, or not loaded yet.
-    IndexUnavailable,
-    /// The model or tokenizer could not be loaded, or is not loaded yet.
-    ModelUnavailable,
-    /// The model's fingerprint differs from the one the index was built with.
-    ModelMismatch,
-    /// A text shard is missing or corrupt, or not loaded yet.
-    TextUnavailable,
-}
-
-impl Code {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Code::InvalidOptions => "INVALID_OPTIONS",
-            Code::InvalidArgument => "INVALID_ARGUMENT",
-            Code::IndexUnavailable => "INDEX_UNAVAILABLE",
-            Code::ModelUnavailable => "MODEL_UNAVAILABLE",
-            Code::ModelMismatch => "MODEL_MISMATCH",
-            Code::TextUnavailable => "TEXT_UNAVAILABLE",
-        }
-    }
-
-    fn suggestion(self) -> &'static str {
-        suggestion_for(self.as_str())
-    }
-}
-
-/// Every code the retrieval API raises (the core's, and the JS layer's ABORTED,
-/// WORKER_CRASHED and INTERNAL) with the suggestion a reader can act on: the one table.
-/// scripts/build-pkg.sh generates pkg/error-codes.js from it (`errorSuggestions`), so no JS
-/// file writes a suggestion of its own.
-pub const SUGGESTIONS: [(&str, &str); 9] = [
-    ("INVALID_OPTIONS", "Check the arguments against the documented API."),
-    ("INVALID_ARGUMENT", "Check the arguments against the documented API."),
-    ("INDEX_UNAVAILABLE", "Reload the page; if it persists, the site's search index needs rebuilding."),
-    ("MODEL_UNAVAILABLE", "Search still works by keywords; reload the page to retry loading the model."),
-    ("MODEL_MISMATCH", "Search still works by keywords; the site must serve the model its index was built with."),
-    ("TEXT_UNAVAILABLE", "Reload the page; the section's text could not be loaded."),
-    ("ABORTED", "A newer question replaced this one."),
-    ("WORKER_CRASHED", "Try again: the search worker was restarted."),
-    ("INTERNAL", "Reload the page."),
-];
-
-fn suggestion_for(code: &str) -> &'static str {
-    SUGGESTIONS.iter().find(|(c, _)| *c == code).map_or("", |(_, s)| s)
-}
-
-/// The table of codes and suggestions, `{ CODE: suggestion }`.
-#[wasm_bindgen(js_name = errorSuggestions, unchecked_return_type = "Record<string, string>")]
-pub fn error_suggestions() -> Result<JsValue, JsError> {
-    let table: std::collections::BTreeMap<&str, &str> = SUGGESTIONS.into_iter().collect();
-    super::convert::to_js(&table)
-}
-
 /// Builds the JS error for `code` with `message`; `detail` names the exact cause.
 pub fn js_error(code: Code, message: impl std::fmt::Display, detail: Option<&str>) -> JsError {
-    coded_error(code.as_str(), &message.to_string(), code.suggestion(), detail)
+    coded_error(code.as_str(), &message.to_string(), &code.suggestion(), detail)
 }
 
-/// A query the reader must change (SPEC.md's validation messages and codes). The chat's
-/// refused questions are `ChatError::refused`, told through their turn.
+/// A query the reader must change, with the limit's message. The chat's refused questions
+/// are `ChatError::refused`, told through their turn.
 #[cfg(any(feature = "search", feature = "embed"))]
 pub fn invalid_error(reason: Invalid) -> JsError {
-    coded_error(reason.code(), &reason.message(), &reason.suggestion(), None)
+    js_error(Code::Invalid(reason), reason.message(), None)
 }
 
 #[cfg(feature = "chat")]

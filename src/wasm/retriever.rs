@@ -8,12 +8,12 @@
 //! its own, so a search is two steps: `vectorQuery` names the text whose vector the search
 //! would use (none for a keyword search), and `search` takes that vector if it came.
 
+use super::codes::Code;
 use super::convert::{from_js, to_js};
-use super::errors::{bundle_error, invalid_error, js_error, search_error, Code};
-use crate::bundle::ChunkMeta;
-use crate::query;
-use crate::search::{Confidence, NeededFile, Part, SearchMode, SearchOptions, ShardedError, ShardedSearch};
-use serde::{Deserialize, Serialize};
+use super::errors::{bundle_error, invalid_error, js_error, search_error};
+use super::results::{Hit, JsSearchOptions, SearchResults};
+use crate::query::{self, Mode};
+use crate::search::{Part, SearchMode, ShardedError, ShardedSearch};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -63,7 +63,7 @@ impl Retriever {
         let question = query::question(question).map_err(invalid_error)?;
         let selection = selection.as_deref().map(query::selection).transpose().map_err(invalid_error)?;
         let options: JsSearchOptions = from_js(options)?;
-        options.to_core()?;
+        options.to_core().map_err(search_error)?;
         let files = match selection {
             Some(_) if options.selection_only => Vec::new(),
             Some(selection) => self.inner.files_for_query(&query::selected_mode_query(question, selection)),
@@ -138,7 +138,7 @@ impl Retriever {
         let question = query::question(question).map_err(invalid_error)?;
         let selection = selection.as_deref().map(query::selection).transpose().map_err(invalid_error)?;
         let options: JsSearchOptions = from_js(options)?;
-        let mode = options.to_core()?.mode;
+        let mode = options.to_core().map_err(search_error)?.mode;
         if !self.dense_ready() || !matches!(mode, SearchMode::Hybrid | SearchMode::Dense) || options.selection_only {
             return Ok(None);
         }
@@ -162,11 +162,10 @@ impl Retriever {
     ) -> Result<JsValue, JsError> {
         let question = query::question(question).map_err(invalid_error)?;
         let options: JsSearchOptions = from_js(options)?;
-        let results = self.run(question, &options, vector)?;
-        to_js(&results.with_mode("global", None))
+        to_js(&self.run(question, &options, vector)?)
     }
 
-    /// Selected-text mode (SPEC.md §3): the selection is the primary context; retrieval runs
+    /// Selected-text mode: the selection is the primary context; retrieval runs
     /// on question + selection and returns related sections. With `selectionOnly` nothing
     /// is retrieved: the selection is the only context.
     #[wasm_bindgen(js_name = searchSelection, unchecked_return_type = "SearchResults")]
@@ -181,13 +180,20 @@ impl Retriever {
         let question = query::question(question).map_err(invalid_error)?;
         let options: JsSearchOptions = from_js(options)?;
         if options.selection_only {
-            let empty = Results { question, confidence: None, mode_used: None, hits: Vec::new(), missing: Vec::new() };
-            return to_js(&empty.with_mode("selected", Some(selection)));
+            let empty = SearchResults {
+                mode: Mode::Selected,
+                question,
+                selection: Some(selection),
+                confidence: None,
+                mode_used: None,
+                hits: Vec::new(),
+                missing: Vec::new(),
+            };
+            return to_js(&empty);
         }
         let combined = query::selected_mode_query(question, selection);
-        let mut results = self.run(&combined, &options, vector)?;
-        results.question = question;
-        to_js(&results.with_mode("selected", Some(selection)))
+        let results = self.run(&combined, &options, vector)?;
+        to_js(&SearchResults { mode: Mode::Selected, question, selection: Some(selection), ..results })
     }
 
     /// The chunk shard (index over all chunk shards) that holds chunk `chunk`, once its
@@ -215,8 +221,8 @@ impl Retriever {
         question: &'a str,
         options: &JsSearchOptions,
         vector: Option<Vec<f32>>,
-    ) -> Result<Results<'a>, JsError> {
-        let options = options.to_core()?;
+    ) -> Result<SearchResults<'a>, JsError> {
+        let options = options.to_core().map_err(search_error)?;
         // A vector is used only where vectorQuery asked for one.
         let vector =
             vector.filter(|_| self.dense_ready() && matches!(options.mode, SearchMode::Hybrid | SearchMode::Dense));
@@ -228,7 +234,7 @@ impl Retriever {
         let hits = found
             .hits
             .into_iter()
-            .map(|hit| JsHit {
+            .map(|hit| Hit {
                 index: hit.index,
                 shard: self.inner.chunk_shard_of(hit.index),
                 score: hit.score,
@@ -239,100 +245,16 @@ impl Retriever {
                 text: self.inner.text(hit.index),
             })
             .collect();
-        Ok(Results {
+        Ok(SearchResults {
+            mode: Mode::Global,
             question,
+            selection: None,
             confidence: Some(found.confidence),
             mode_used: Some(found.mode_used),
             hits,
             missing: self.inner.files_for_chunks(&indices),
         })
     }
-}
-
-/// Search options as JS passes them (camelCase; unknown fields are refused so a typo is
-/// an error, not a silently ignored option).
-#[derive(Default, Deserialize)]
-#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
-struct JsSearchOptions {
-    k: Option<usize>,
-    mode: Option<SearchMode>,
-    candidates: Option<usize>,
-    rrf_k: Option<f32>,
-    dense_weight: Option<f32>,
-    lexical_weight: Option<f32>,
-    min_score: Option<f32>,
-    filters: Filters,
-    /// Selected mode only: no retrieval, the selection is the only context.
-    selection_only: bool,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-struct Filters {
-    modules: Vec<String>,
-    versions: Vec<String>,
-}
-
-impl JsSearchOptions {
-    fn to_core(&self) -> Result<SearchOptions, JsError> {
-        let defaults = SearchOptions::default();
-        let k = self.k.unwrap_or(defaults.k);
-        let options = SearchOptions {
-            k,
-            mode: self.mode.unwrap_or(defaults.mode),
-            // Never fewer candidates than results asked for.
-            candidates: self.candidates.unwrap_or(defaults.candidates.max(k)),
-            rrf_k: self.rrf_k.unwrap_or(defaults.rrf_k),
-            dense_weight: self.dense_weight.unwrap_or(defaults.dense_weight),
-            lexical_weight: self.lexical_weight.unwrap_or(defaults.lexical_weight),
-            min_score: self.min_score.unwrap_or(defaults.min_score),
-            modules: self.filters.modules.clone(),
-            versions: self.filters.versions.clone(),
-            ..defaults
-        };
-        options.validate().map_err(search_error)?;
-        Ok(options)
-    }
-}
-
-#[derive(Serialize)]
-struct Results<'a> {
-    question: &'a str,
-    /// `null` only in selection-only mode, where nothing is retrieved.
-    confidence: Option<Confidence>,
-    mode_used: Option<SearchMode>,
-    hits: Vec<JsHit<'a>>,
-    /// Files the hits' metadata and text still need (catalog pages, then chunk shards).
-    missing: Vec<NeededFile>,
-}
-
-impl<'a> Results<'a> {
-    fn with_mode(self, mode: &'static str, selection: Option<&'a str>) -> Tagged<'a> {
-        Tagged { mode, selection, results: self }
-    }
-}
-
-#[derive(Serialize)]
-struct Tagged<'a> {
-    /// `global` or `selected` (SPEC.md §2's query mode).
-    mode: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    selection: Option<&'a str>,
-    #[serde(flatten)]
-    results: Results<'a>,
-}
-
-#[derive(Serialize)]
-struct JsHit<'a> {
-    index: u32,
-    /// The chunk shard holding it, once its catalog page is attached.
-    shard: Option<usize>,
-    score: f32,
-    dense: Option<f32>,
-    lexical: Option<f32>,
-    fused: f32,
-    chunk: Option<&'a ChunkMeta>,
-    text: Option<&'a str>,
 }
 
 fn not_loaded() -> JsError {

@@ -364,7 +364,7 @@ test("faults become typed errors: missing bundle, missing text, crashed worker",
   assert.equal(r.closed.code, "ABORTED");
 });
 
-test("validates questions, selections and options with SPEC.md's codes and messages", async (t) => {
+test("validates questions, selections and options with the core's codes and messages", async (t) => {
   const page = await openPage(t);
   const { value: v, error: e2 } = await inPage(page, async () => {
     const q = "How do ROS 2 nodes discover each other?";

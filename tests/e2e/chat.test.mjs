@@ -10,7 +10,8 @@ import { HOSTILE_ANSWER } from "../fixtures/hostile-answer.mjs";
 
 const env = useEnvironment();
 
-const REFUSAL = "I couldn't find information about this topic in the textbook.";
+// The plugin names the site by its title (www/example's docusaurus.config).
+const REFUSAL = "I couldn't find information about this topic in the Physical AI & Humanoid Robotics docs.";
 
 test("a question gets a streamed answer with [n] citations; a citation lands on its section", async (t) => {
   const { page } = await newPage(t, env);

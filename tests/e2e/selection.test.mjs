@@ -1,5 +1,5 @@
 // "Ask about this": selecting text in a docs page offers a button that opens the widget in
-// selected mode with the selection quoted (SPEC.md §3's limits: 10–5000 characters).
+// selected mode with the selection quoted (docs/DESIGN.md §3.1's limits: 10–5000 characters).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

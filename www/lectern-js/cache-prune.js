@@ -2,7 +2,8 @@
 // it no longer names go (a rebuilt bundle invalidates exactly what changed).
 
 import { coreWasmUrl, embedWasmUrl, isRuntimeFile } from "./runtime.js";
-import { state, openCache } from "./worker-support.js";
+import { state } from "./worker-state.js";
+import { openCache } from "./downloads.js";
 
 /** Drops cached files of this bundle (and older wasm modules) that the current manifest
  * and runtime no longer name: a rebuilt bundle invalidates exactly what changed. Shards are

@@ -69,6 +69,7 @@ export class LecternChat {
   }
 
   #lectern;
+  /** @type {import("./lectern_core.js").Chat} */
   #chat;
   #k;
   #selectionOnly;
@@ -100,6 +101,7 @@ export class LecternChat {
     return this.#ask(request, options, true);
   }
 
+  /** @param {import("./lectern-types.js").AskRequest} request @param {import("./chat.js").AskOptions} [options] @param {boolean} [replacing] */
   async #ask(request, { onEvent, signal } = {}, replacing) {
     let asked;
     try {

@@ -1,26 +1,21 @@
-// Types of Lectern's JS API (index.js). The wasm facade's own types are in lectern.d.ts.
-import type { ChunkMeta, Confidence, SearchMode, SearchOptions as WasmSearchOptions } from "./lectern_core.js";
+// Types of Lectern's JS API (index.js). What the core hands over (the error codes, the search
+// options, the chunks' metadata) is declared in lectern-types.d.ts, generated from the Rust
+// types by scripts/build-pkg.sh; the wasm facade's own exports are in lectern_core.d.ts.
+import type {
+  ChatErrorCode,
+  ChunkMeta,
+  Confidence,
+  LecternErrorCode,
+  QueryMode,
+  SearchMode,
+  SearchOptions as WasmSearchOptions,
+} from "./lectern-types.js";
 
-export type { ChunkMeta, Confidence, SearchMode } from "./lectern_core.js";
-
-
-export type LecternErrorCode =
-  | "EMPTY_QUESTION"
-  | "QUESTION_TOO_LONG"
-  | "SELECTION_TOO_SHORT"
-  | "SELECTION_TOO_LONG"
-  | "INVALID_OPTIONS"
-  | "INVALID_ARGUMENT"
-  | "INDEX_UNAVAILABLE"
-  | "MODEL_UNAVAILABLE"
-  | "MODEL_MISMATCH"
-  | "TEXT_UNAVAILABLE"
-  | "ABORTED"
-  | "WORKER_CRASHED"
-  | "INTERNAL";
+export type { ChunkMeta, Confidence, LecternErrorCode, QueryMode, SearchMode } from "./lectern-types.js";
 
 export interface LecternErrorInit {
-  code: LecternErrorCode;
+  /** A chat error (chat.js) carries a ChatErrorCode. */
+  code: LecternErrorCode | ChatErrorCode;
   message: string;
   suggestion?: string;
   /** The exact cause where known: "HTTP_404", "NETWORK", "WRONG_VERSION", "CHECKSUM_MISMATCH",
@@ -35,10 +30,17 @@ export declare class LecternError extends Error {
   constructor(init: LecternErrorInit);
   /** "AbortError" for ABORTED, else "LecternError". */
   name: "AbortError" | "LecternError";
-  code: LecternErrorCode;
+  /** A chat error (chat.js) carries a ChatErrorCode. */
+  code: LecternErrorCode | ChatErrorCode;
   suggestion: string;
   detail?: string;
-  toJSON(): { error: true; message: string; code: LecternErrorCode; suggestion: string; detail?: string };
+  /** A chat error: whether retry() may help, and the part of the answer that arrived. */
+  retryable?: boolean;
+  partial?: string;
+  /** TEXT_UNAVAILABLE in SearchResponse.errors: which text shard and file. */
+  shard?: number;
+  file?: string;
+  toJSON(): { error: true; message: string; code: LecternErrorCode | ChatErrorCode; suggestion: string; detail?: string };
 }
 
 export type ProgressPhase =
@@ -85,11 +87,11 @@ export interface QueryOptions extends Omit<WasmSearchOptions, "selectionOnly"> {
 }
 
 export interface SelectionQueryOptions extends QueryOptions {
-  /** Retrieve nothing: the selection is the only context (SPEC.md §3's option). */
+  /** Retrieve nothing: the selection is the only context. */
   selectionOnly?: boolean;
 }
 
-/** SPEC.md's RetrievedChunk: the chunk's metadata, its text and its score (0–1). */
+/** A retrieved chunk: its metadata, its text and its score (0–1). */
 export interface RetrievedChunk extends ChunkMeta {
   /** null when its text shard could not be loaded (see SearchResponse.errors). */
   text: string | null;
@@ -100,7 +102,7 @@ export interface RetrievedChunk extends ChunkMeta {
 }
 
 export interface SearchResponse {
-  mode: "global" | "selected";
+  mode: QueryMode;
   question: string;
   selection?: string;
   /** null only with selectionOnly. In selected mode it rates the related sections only. */

@@ -7,34 +7,17 @@
 // `open` resolves once keyword (lexical) search works; the model loads in the background
 // and search switches to hybrid when it is ready (`whenHybrid()`, progress events).
 
-import { SUGGESTIONS } from "./error-codes.js";
 import { DEFAULT_CACHE_NAME, coreModule } from "./runtime.js";
+import { LecternError } from "./errors.js";
+import { connect } from "./rpc.js";
 
-// SPEC.md §2's length limits are the core's: the worker validates, and a UI reads them
+export { LecternError };
+
+// The length limits (docs/DESIGN.md §3.1) are the core's: the worker validates, and a UI reads them
 // from `chatRules()` (chat.js) or, in the Docusaurus plugin, from its global data.
 
 /** How often a crashed worker is restarted before searches fail for good. */
 const MAX_RESTARTS = 3;
-
-
-/** Every failure of this API: `code` is stable (SPEC.md §3 plus ABORTED, WORKER_CRASHED,
- * MODEL_MISMATCH, TEXT_UNAVAILABLE, INVALID_OPTIONS, INVALID_ARGUMENT, INTERNAL). A
- * superseded or aborted query has name "AbortError" and code "ABORTED". */
-export class LecternError extends Error {
-  constructor({ code, message, suggestion, detail, ...extra }) {
-    super(message);
-    this.name = code === "ABORTED" ? "AbortError" : "LecternError";
-    this.code = code;
-    this.suggestion = suggestion ?? SUGGESTIONS[code] ?? "";
-    if (detail !== undefined) this.detail = detail;
-    Object.assign(this, extra);
-  }
-
-  /** SPEC.md's error shape. */
-  toJSON() {
-    return { error: true, message: this.message, code: this.code, suggestion: this.suggestion, ...(this.detail ? { detail: this.detail } : {}) };
-  }
-}
 
 const aborted = (message, detail) => new LecternError({ code: "ABORTED", message, detail });
 
@@ -57,11 +40,11 @@ export class Lectern {
   #options;
   #workerUrl;
   #onProgress;
-  #worker = null;
+  /** The connection to the current worker (rpc.js). */
+  #rpc = null;
   /** Promise of the open request of the current worker (resolves at lexical-ready). */
   #ready = null;
-  #pending = new Map();
-  #nextId = 1;
+  /** The AbortController of the query in flight. */
   #query = null;
   #restarts = 0;
   #closed = false;
@@ -87,16 +70,16 @@ export class Lectern {
    * A newer search or searchSelection supersedes this one: its promise rejects with ABORTED.
    */
   search(question, options = {}) {
-    return this.#runQuery({ type: "search", question: String(question ?? "") }, options);
+    return this.#runQuery("search", { question: String(question ?? "") }, options);
   }
 
   /**
-   * Selected-text mode (SPEC.md §3): `selectedText` (10–5000 characters) is the primary
+   * Selected-text mode (docs/DESIGN.md §2.2): `selectedText` (10–5000 characters) is the primary
    * context; retrieval runs on question + selection and returns related sections. With
    * `selectionOnly: true` nothing is retrieved.
    */
   searchSelection(selectedText, question, options = {}) {
-    return this.#runQuery({ type: "searchSelection", selection: String(selectedText ?? ""), question: String(question ?? "") }, options);
+    return this.#runQuery("searchSelection", { selection: String(selectedText ?? ""), question: String(question ?? "") }, options);
   }
 
   /** Resolves when semantic search works; rejects with the model's error if loading failed. */
@@ -145,13 +128,17 @@ export class Lectern {
     }
     if (this.#ready) return this.#ready;
     const worker = new Worker(this.#workerUrl, { type: "module", name: "lectern" });
-    this.#worker = worker;
-    worker.onmessage = (event) => this.#onMessage(worker, event.data);
-    worker.onerror = (event) => {
-      event.preventDefault(); // handled here: not an uncaught error on the page
-      this.#crashed(worker, event.message || "the worker failed to start or threw");
-    };
-    worker.onmessageerror = () => this.#crashed(worker, "a message from the worker could not be read");
+    const rpc = connect(worker, {
+      name: "search worker",
+      toError: (init) => new LecternError(init),
+      onEvent: (type, event) => type === "progress" && this.#progress(event),
+      onCrash: (error) => {
+        if (rpc !== this.#rpc) return;
+        this.#restarts += 1;
+        this.#stopWorker(error);
+      },
+    });
+    this.#rpc = rpc;
     this.#modelLoading = this.#options.loadModel !== false;
     const options = { ...this.#options, pageUrl: globalThis.location?.href ?? import.meta.url };
     this.#ready = this.#request("open", { options }).then((info) => {
@@ -163,66 +150,46 @@ export class Lectern {
     // worker fetches the manifest: one download. If that fails here, the worker fetches it
     // itself and reports the error.
     coreModule(this.#options).then(
-      (module) => worker.postMessage({ type: "core", module }),
-      () => worker.postMessage({ type: "core", module: null }),
+      (module) => rpc.notify("core", module),
+      () => rpc.notify("core", null),
     );
     this.#ready.catch(() => {
       // A failed open leaves no worker behind; the next call tries again.
-      if (this.#worker === worker) this.#stopWorker(null);
+      if (this.#rpc === rpc) this.#stopWorker(null);
     });
     return this.#ready;
   }
 
+  /** Ends the current worker; what is pending rejects with `reason` (if any). */
   #stopWorker(reason) {
-    const worker = this.#worker;
-    this.#worker = null;
+    const rpc = this.#rpc;
+    this.#rpc = null;
     this.#ready = null;
     this.state.lexical = false;
     this.state.hybrid = false;
-    worker?.terminate();
-    if (reason) {
-      for (const { reject } of this.#pending.values()) reject(reason);
-      this.#pending.clear();
-      this.#rejectHybrid(reason);
-    }
+    rpc?.close(reason);
+    if (reason) this.#settleHybrid(reason);
   }
 
-  #crashed(worker, message) {
-    if (worker !== this.#worker) return;
-    this.#restarts += 1;
-    const error = new LecternError({ code: "WORKER_CRASHED", message: `The search worker stopped: ${message}` });
-    this.#stopWorker(error);
-  }
-
-  #rejectHybrid(error) {
+  /** Settles every whenHybrid() waiter: resolved without `error`, rejected with it. */
+  #settleHybrid(error) {
     this.#modelLoading = false;
     const waiters = this.#hybridWaiters;
     this.#hybridWaiters = [];
-    for (const w of waiters) w.reject(error);
-  }
-
-  #onMessage(worker, msg) {
-    if (worker !== this.#worker) return;
-    if (msg.type === "progress") return this.#progress(msg.event);
-    if (msg.type === "fatal") return this.#crashed(worker, msg.error.message);
-    const pending = this.#pending.get(msg.id);
-    if (!pending) return; // cancelled: the caller has had its AbortError
-    this.#pending.delete(msg.id);
-    if (msg.ok) pending.resolve(msg.result);
-    else pending.reject(new LecternError(msg.error));
+    for (const w of waiters) {
+      if (error) w.reject(error);
+      else w.resolve();
+    }
   }
 
   #progress(event) {
     if (event.phase === "hybrid-ready") {
       this.state.hybrid = true;
       this.state.modelError = null;
-      this.#modelLoading = false;
-      const waiters = this.#hybridWaiters;
-      this.#hybridWaiters = [];
-      for (const w of waiters) w.resolve();
+      this.#settleHybrid(null);
     } else if (event.phase === "model-failed") {
       this.state.modelError = event.error;
-      this.#rejectHybrid(new LecternError(event.error));
+      this.#settleHybrid(new LecternError(event.error));
     }
     if (this.#onProgress) {
       try {
@@ -233,56 +200,40 @@ export class Lectern {
     }
   }
 
-  #request(type, payload, transfer = []) {
-    const id = this.#nextId++;
-    const promise = new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject }));
-    if (!this.#worker) {
-      this.#pending.delete(id);
-      return Promise.reject(new LecternError({ code: "WORKER_CRASHED", message: "The search worker is not running" }));
-    }
+  #request(type, payload, signal) {
+    if (!this.#rpc) return Promise.reject(new LecternError({ code: "WORKER_CRASHED", message: "The search worker is not running" }));
     try {
-      this.#worker.postMessage({ id, type, ...payload }, transfer);
+      return this.#rpc.request(type, payload, { signal });
     } catch (e) {
       // Options holding functions or DOM objects cannot be sent to the worker.
-      this.#pending.delete(id);
       return Promise.reject(new LecternError({ code: "INVALID_OPTIONS", message: `invalid search options: ${e.message}` }));
     }
-    promise.id = id;
-    return promise;
   }
 
-  /** One query at a time: a newer one rejects the older one's promise with ABORTED. */
-  #runQuery(message, options) {
+  /** One query at a time: a newer one rejects the older one's promise with ABORTED, at once
+   * (the worker is told, and stops). */
+  #runQuery(type, payload, options) {
     const { signal, ...rest } = options ?? {};
-    this.#query?.cancel(aborted("The search was superseded by a newer one", "SUPERSEDED"));
-    const query = { id: null, settled: false };
+    this.#query?.abort(aborted("The search was superseded by a newer one", "SUPERSEDED"));
+    const query = new AbortController();
     this.#query = query;
-    const promise = new Promise((resolve, reject) => {
-      const settle = (fn) => (value) => {
-        if (query.settled) return;
-        query.settled = true;
-        if (this.#query === query) this.#query = null;
-        signal?.removeEventListener("abort", onAbort);
-        fn(value);
-      };
-      const ok = settle(resolve);
-      const fail = settle(reject);
-      query.cancel = (error) => {
-        if (query.settled) return;
-        if (query.id !== null && this.#pending.delete(query.id)) this.#worker?.postMessage({ type: "cancel", id: query.id });
-        fail(error);
-      };
-      const onAbort = () => query.cancel(aborted("The search was aborted", "SIGNAL"));
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.#ensureWorker().then(() => {
-        if (query.settled) return;
-        const request = this.#request(message.type, { ...message, options: rest });
-        query.id = request.id ?? null;
-        request.then(ok, fail);
-      }, fail);
+    const onAbort = () => query.abort(aborted("The search was aborted", "SIGNAL"));
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const stopped = new Promise((_, reject) => {
+      if (query.signal.aborted) reject(query.signal.reason);
+      query.signal.addEventListener("abort", () => reject(query.signal.reason), { once: true });
     });
-    return promise;
+    stopped.catch(() => {}); // only raced against below
+    const run = async () => {
+      if (query.signal.aborted) throw query.signal.reason;
+      await Promise.race([this.#ensureWorker(), stopped]);
+      return this.#request(type, { ...payload, options: rest }, query.signal);
+    };
+    return run().finally(() => {
+      if (this.#query === query) this.#query = null;
+      signal?.removeEventListener("abort", onAbort);
+    });
   }
 }
 

@@ -4,6 +4,7 @@
 // keyword answers never wait for the embedder module, which only the worker loads.
 
 import { CORE_WASM_FILE, EMBED_WASM_FILE } from "./wasm-file.js";
+import { codedError } from "./errors.js";
 
 export const DEFAULT_CACHE_NAME = "lectern-v1";
 
@@ -51,6 +52,11 @@ export async function compileWasm(url, cacheName = DEFAULT_CACHE_NAME) {
     );
   }
   return module;
+}
+
+/** compileWasm's failure as a worker's coded error: `code`, with detail HTTP_<status> or RUNTIME. */
+export function moduleLoadError(code, what, url, e) {
+  return codedError(code, `Could not load the ${what} ${url}: ${e?.message ?? e}`, e?.status ? `HTTP_${e.status}` : "RUNTIME");
 }
 
 let core = null;

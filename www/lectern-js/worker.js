@@ -1,17 +1,18 @@
 // The Lectern worker: owns the wasm core and every download. The page talks to it only
-// through index.js; nothing here touches the DOM, and nothing here blocks the page.
-//
-// Protocol (page -> worker): {id, type, ...}; (worker -> page): {id, ok, result | error}
-// for requests, and {type: "progress" | "fatal", ...} events. Errors cross as plain
-// objects {code, message, suggestion, detail}: structured clone would drop their fields.
+// through index.js, over rpc.js (requests: open, search, searchSelection, embed, loadModel,
+// crashForTesting; events: the page's compiled core module in, progress out). Nothing here
+// touches the DOM, and nothing here blocks the page. The model loads in model-load.js.
 
 import initCore, { Retriever } from "./lectern_core.js";
-import { coreWasmUrl, compileWasm } from "./runtime.js";
+import { coreWasmUrl, compileWasm, moduleLoadError } from "./runtime.js";
 import { prune } from "./cache-prune.js";
-import { startEmbedWorker, embedText } from "./embed-client.js";
-import { DAMAGED, state, lectError, plain, wasm, progress, tracker, fetchFile, evict, withFiles, fetchManifest } from "./worker-support.js";
-
-const cacheName = () => (state.options.cache === false ? null : state.options.cacheName);
+import { embedText } from "./embed-client.js";
+import { codedError, plain } from "./errors.js";
+import { inWasm, move, serve } from "./rpc.js";
+import { state, fileUrl, cacheName } from "./worker-state.js";
+import { progress, tracker } from "./progress.js";
+import { fetchManifest, shared, withFiles } from "./downloads.js";
+import { deferModel, loadModel } from "./model-load.js";
 
 /** Starts the core module: the one the page compiled, or (if that failed) compiled here. */
 async function startCore(compiled) {
@@ -21,21 +22,18 @@ async function startCore(compiled) {
     try {
       module = await compileWasm(url, cacheName());
     } catch (e) {
-      const detail = e?.status ? `HTTP_${e.status}` : "RUNTIME";
-      throw lectError("INDEX_UNAVAILABLE", `Could not load the search module ${url}: ${e?.message ?? e}`, detail);
+      throw moduleLoadError("INDEX_UNAVAILABLE", "search module", url, e);
     }
   }
   try {
     await initCore({ module_or_path: module });
   } catch (e) {
-    throw lectError("INDEX_UNAVAILABLE", `The search module could not start: ${e?.message ?? e}`, "RUNTIME");
+    throw codedError("INDEX_UNAVAILABLE", `The search module could not start: ${e?.message ?? e}`, "RUNTIME");
   }
   progress({ phase: "runtime", loaded: 1, total: 1, file: url.slice(url.lastIndexOf("/") + 1) });
 }
 
 // ---- the requests ---------------------------------------------------------------------
-
-const fileUrl = (entry) => new URL(entry.name, state.manifestUrl).href;
 
 async function open(options) {
   state.options = options;
@@ -45,24 +43,26 @@ async function open(options) {
   if (options.tokenizerUrl) options.tokenizerUrl = new URL(options.tokenizerUrl, options.pageUrl).href;
   const started = performance.now();
   const [, manifestBytes] = await Promise.all([state.coreModule.then(startCore), fetchManifest(state.manifestUrl)]);
-  const retriever = wasm(() => new Retriever(manifestBytes));
-  const manifest = wasm(() => retriever.manifest());
+  const retriever = inWasm(() => new Retriever(manifestBytes));
+  const manifest = inWasm(() => retriever.manifest());
   state.manifest = manifest;
   // The chunk table is all keyword search needs up front; each question then fetches the
   // term shards of its terms, each result its chunk shard. A small site's catalog pages come
   // with the table (the core says which), saving each question a round trip.
   const table = manifest.files.chunk_table;
-  const pages = wasm(() => retriever.filesAtOpen());
+  const pages = inWasm(() => retriever.filesAtOpen());
   const bytes = pages.reduce((n, p) => n + p.bytes, table.bytes);
-  await withFiles([table, ...pages].map(fileUrl), "INDEX_UNAVAILABLE", tracker("index", bytes), (t, ...pageBytes) => {
-    retriever.loadTable(t);
-    pages.forEach((p, i) => retriever.attach(p.part, p.id, pageBytes[i]));
-  });
+  await withFiles([table, ...pages].map(fileUrl), "INDEX_UNAVAILABLE", tracker("index", bytes), (t, ...pageBytes) =>
+    inWasm(() => {
+      retriever.loadTable(t);
+      pages.forEach((p, i) => retriever.attach(p.part, p.id, pageBytes[i]));
+    }),
+  );
   state.retriever = retriever;
   const ms = Math.round(performance.now() - started);
   progress({ phase: "lexical-ready", loaded: 1, total: 1, ms });
   prune().catch(() => {});
-  if (options.loadModel !== false) deferModel();
+  if (options.loadModel !== false) deferModel(server.busy);
   return {
     chunks: manifest.counts.chunks,
     pages: manifest.counts.pages,
@@ -73,97 +73,12 @@ async function open(options) {
   };
 }
 
-/** The model is megabytes, a question's keyword answer kilobytes: on a slow link they would
- * share it and the first answer would wait for the model. So the model starts when the first
- * search has its results, or once the worker has been idle for a moment after opening. */
-const MODEL_AFTER_IDLE_MS = 1000;
-function deferModel() {
-  let timer = 0;
-  const start = () => {
-    clearTimeout(timer);
-    state.startModel = null;
-    loadModel().catch(() => {});
-  };
-  state.startModel = start;
-  timer = setTimeout(() => state.active.size === 0 && start(), MODEL_AFTER_IDLE_MS);
-}
-
-/** The embedder (its module and the model, in a worker of its own) and the dense index, in
- * the background: keyword searches go on meanwhile, even while the model is being built.
- * Reports `model-failed` or `hybrid-ready`; may be called again after a failure. */
-function loadModel() {
-  if (state.model) return state.model;
-  let embedWorker = null;
-  state.model = (async () => {
-    const started = performance.now();
-    const { model, files } = state.manifest;
-    const modelUrl = state.options.modelUrl ?? (model.weights && fileUrl(model.weights));
-    const tokenizerUrl = state.options.tokenizerUrl ?? (model.tokenizer && fileUrl(model.tokenizer));
-    if (!modelUrl || !tokenizerUrl) {
-      throw lectError("MODEL_UNAVAILABLE", "The search index does not carry the model: pass modelUrl and tokenizerUrl to Lectern.open", "NO_MODEL");
-    }
-    const sizeOf = (override, entry) => (override ? 0 : entry?.bytes ?? 0);
-    const total = files.dense.bytes + sizeOf(state.options.modelUrl, model.weights) + sizeOf(state.options.tokenizerUrl, model.tokenizer) + (model.words?.bytes ?? 0);
-    const track = tracker("model", total);
-    const get = (url) => fetchFile(url, "MODEL_UNAVAILABLE", track);
-    const denseUrl = fileUrl(files.dense);
-    embedWorker = startEmbedWorker();
-    // The module compiles there while the model downloads here.
-    embedWorker.request("start", { cacheName: cacheName() }).catch(() => {});
-    const r = state.retriever;
-    // The word table's catalog: its shards are fetched per question, for its word pieces.
-    const words = model.words ? withFiles([fileUrl(model.words)], "MODEL_UNAVAILABLE", track, (page) => r.wordFiles(page)) : null;
-    let [weights, tokenizer, dense, wordFiles] = await Promise.all([get(modelUrl), get(tokenizerUrl), fetchFile(denseUrl, "INDEX_UNAVAILABLE", track), words]);
-    state.words = wordFiles;
-    // The bytes move to the embedder's worker (no copy); the fingerprint comes back.
-    const check = async () => {
-      const fingerprint = await embedWorker.request("load", { weights: weights.bytes, tokenizer: tokenizer.bytes, cacheName: cacheName() }, [
-        weights.bytes.buffer,
-        tokenizer.bytes.buffer,
-      ]);
-      wasm(() => r.checkModel(fingerprint));
-    };
-    try {
-      await check();
-    } catch (e) {
-      // A stale cached copy of a model served under a fixed URL: fetch it again, once.
-      if (e?.code !== "MODEL_MISMATCH" || !(weights.fromCache || tokenizer.fromCache)) throw e;
-      await evict([weights, tokenizer]);
-      [weights, tokenizer] = await Promise.all([get(modelUrl), get(tokenizerUrl)]);
-      await check();
-    }
-    try {
-      wasm(() => r.attachDense(dense.bytes));
-    } catch (e) {
-      if (!(DAMAGED.has(e?.detail) && dense.fromCache)) throw e;
-      await evict([dense]);
-      dense = await fetchFile(denseUrl, "INDEX_UNAVAILABLE", track);
-      wasm(() => r.attachDense(dense.bytes));
-    }
-    progress({ phase: "model-init", loaded: 0, total: 1 });
-    const initMs = await embedWorker.request("build");
-    state.embedder = embedWorker;
-    progress({ phase: "hybrid-ready", loaded: 1, total: 1, ms: Math.round(performance.now() - started), initMs });
-  })();
-  state.model.catch((e) => {
-    embedWorker?.terminate();
-    state.model = null; // a later loadModel() retries
-    progress({ phase: "model-failed", loaded: 0, total: 0, error: plain(e) });
-  });
-  return state.model;
-}
-
 /** Fetches and attaches one part the core named (a catalog page or a shard), once: searches
  * running side by side share the download. */
 function loadPart(file, code) {
-  const key = `${file.part}:${file.id}`;
-  let pending = state.parts.get(key);
-  if (!pending) {
-    pending = withFiles([fileUrl(file)], code, null, (bytes) => state.retriever.attach(file.part, file.id, bytes));
-    pending.catch(() => state.parts.delete(key)); // a later search retries
-    state.parts.set(key, pending);
-  }
-  return pending;
+  return shared(state.parts, `${file.part}:${file.id}`, () =>
+    withFiles([fileUrl(file)], code, null, (bytes) => inWasm(() => state.retriever.attach(file.part, file.id, bytes))),
+  );
 }
 
 /** Attaches what `need()` names until it names nothing: catalog pages first, then the
@@ -172,7 +87,7 @@ function loadPart(file, code) {
 async function fetchParts(need, code, failures) {
   for (let round = 0; round < 3; round++) {
     const failed = (f) => failures?.some((x) => x.part === f.part && x.id === f.id);
-    const files = wasm(need).filter((f) => !failed(f));
+    const files = inWasm(need).filter((f) => !failed(f));
     if (!files.length) return;
     await Promise.all(
       files.map((f) =>
@@ -185,39 +100,43 @@ async function fetchParts(need, code, failures) {
   }
 }
 
-/** Flattens wasm's hits into SPEC.md's RetrievedChunk. */
+/** Flattens wasm's hits into a retrieved chunk (docs/DESIGN.md §2.3). */
 function retrievedChunk(hit) {
   return { ...hit.chunk, text: hit.text, score: hit.score, scores: { dense: hit.dense, lexical: hit.lexical, fused: hit.fused }, index: hit.index };
 }
 
-async function search(id, msg) {
+/** A search (`selected`: searchSelection). Stops between steps once `signal` says the page
+ * gave up on it (a newer search superseded it, or the reader aborted). */
+async function search(msg, signal, selected) {
+  const cancelled = () => {
+    if (signal.aborted) throw codedError("ABORTED", "The search was superseded by a newer one", "SUPERSEDED");
+  };
   // Let a cancel that is already queued behind this request arrive first.
   await new Promise((resolve) => setTimeout(resolve, 0));
-  if (state.cancelled.delete(id)) throw lectError("ABORTED", "The search was superseded by a newer one", "SUPERSEDED");
+  cancelled();
   const r = state.retriever;
-  if (!r) throw lectError("INDEX_UNAVAILABLE", "The search index is not loaded", "NOT_LOADED");
-  const selected = msg.type === "searchSelection";
+  if (!r) throw codedError("INDEX_UNAVAILABLE", "The search index is not loaded", "NOT_LOADED");
   // The vector comes from the embedder's worker, when the search would use one and the
   // model is built; until then the search is by keywords.
-  const text = wasm(() => r.vectorQuery(msg.question, selected ? msg.selection : undefined, msg.options));
+  const text = inWasm(() => r.vectorQuery(msg.question, selected ? msg.selection : undefined, msg.options));
   const embedding = text !== undefined && state.embedder ? embedText(text).catch(() => undefined) : undefined;
   // Meanwhile, the term shards of the question's words (the core names them; nothing else
   // of the keyword index is downloaded).
   const terms = fetchParts(() => r.filesFor(msg.question, selected ? msg.selection : undefined, msg.options), "INDEX_UNAVAILABLE");
   const [vector] = await Promise.all([embedding, terms]);
-  if (state.cancelled.delete(id)) throw lectError("ABORTED", "The search was superseded by a newer one", "SUPERSEDED");
-  const found = wasm(() => (selected ? r.searchSelection(msg.selection, msg.question, msg.options, vector) : r.search(msg.question, msg.options, vector)));
+  cancelled();
+  const found = inWasm(() => (selected ? r.searchSelection(msg.selection, msg.question, msg.options, vector) : r.search(msg.question, msg.options, vector)));
   const errors = [];
   if (found.missing.length) {
     // The chunk shards of the results: their metadata and text.
     const indices = Uint32Array.from(found.hits.map((hit) => hit.index));
     const failures = [];
     await fetchParts(() => r.filesForChunks(indices), "TEXT_UNAVAILABLE", failures);
-    if (state.cancelled.delete(id)) throw lectError("ABORTED", "The search was superseded by a newer one", "SUPERSEDED");
+    cancelled();
     // A result whose text failed keeps its link (text null); its failure is in `errors`.
     const attempt = (fn) => {
       try {
-        return wasm(fn);
+        return inWasm(fn);
       } catch {
         return null;
       }
@@ -244,27 +163,21 @@ async function search(id, msg) {
   };
 }
 
-async function handle(msg) {
-  switch (msg.type) {
-    case "open":
-      return open(msg.options);
-    case "search":
-    case "searchSelection":
-      try {
-        return await search(msg.id, msg);
-      } finally {
-        state.startModel?.(); // the first answer's files are in: the model's turn
-      }
-    case "embed":
-      return embedText(msg.text);
-    case "loadModel":
-      if (!state.retriever) throw lectError("INDEX_UNAVAILABLE", "The search index is not loaded", "NOT_LOADED");
+const server = serve(
+  {
+    open: ({ options }) => open(options),
+    search: (msg, { signal }) => searchThenModel(msg, signal, false),
+    searchSelection: (msg, { signal }) => searchThenModel(msg, signal, true),
+    embed: async ({ text }) => move(await embedText(text)),
+    async loadModel() {
+      if (!state.retriever) throw codedError("INDEX_UNAVAILABLE", "The search index is not loaded", "NOT_LOADED");
       await loadModel();
       return true;
-    case "crashForTesting":
-      if (msg.kind === "trap") {
+    },
+    crashForTesting({ kind }) {
+      if (kind === "trap") {
         // What a panic looks like from here: the module call throws a RuntimeError.
-        return wasm(() => {
+        return inWasm(() => {
           throw new WebAssembly.RuntimeError("unreachable executed (crash requested by a test)");
         });
       }
@@ -273,29 +186,16 @@ async function handle(msg) {
         throw new Error("worker crash requested by a test");
       });
       return new Promise(() => {});
-    default:
-      throw lectError("INTERNAL", `unknown request ${msg.type}`);
+    },
+  },
+  { module: "search module", on: { core: (module) => state.receiveCore(module) } },
+);
+
+/** A search, then the deferred model's turn: the first answer's files are in. */
+async function searchThenModel(msg, signal, selected) {
+  try {
+    return await search(msg, signal, selected);
+  } finally {
+    state.startModel?.();
   }
 }
-
-self.onmessage = async (event) => {
-  const msg = event.data;
-  if (msg.type === "core") {
-    state.receiveCore(msg.module);
-    return;
-  }
-  if (msg.type === "cancel") {
-    if (state.active.has(msg.id)) state.cancelled.add(msg.id);
-    return;
-  }
-  state.active.add(msg.id);
-  try {
-    const result = await handle(msg);
-    self.postMessage({ id: msg.id, ok: true, result }, result instanceof Float32Array ? [result.buffer] : []);
-  } catch (e) {
-    self.postMessage({ id: msg.id, ok: false, error: plain(e) });
-  } finally {
-    state.active.delete(msg.id);
-    state.cancelled.delete(msg.id);
-  }
-};

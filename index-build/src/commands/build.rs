@@ -1,13 +1,11 @@
-//! `lectern build`: reads the site, embeds what changed, and writes the static bundle.
+//! `lectern build`: reads the site, loads the model, and has the index build embed what
+//! changed and write the static bundle (`index::build_bundle`); prints its summary.
 
 use super::site_args::{print_summary, SiteArgs};
 use super::CommandResult;
-use crate::index::{embed_chunks, ChunkEmbedder, EmbedStats, EmbeddedChunk, PreviousVectors};
-use crate::site::SiteReport;
-use lectern::bundle::{self, BundleChunk, BundleInput, ChunkMeta, ModelFileBytes, SiteInfo};
-use lectern::dense::DenseIndexConfig;
+use crate::index::{build_bundle, BuildSummary, FileSize, ShardSizes, StandInEmbedder, DEFAULT_TEXT_SHARD_BYTES};
+use lectern::bundle::{self, FileKind, ModelFileBytes};
 use lectern::embed::{Embedder, ModelFiles, ModelVariant};
-use lectern::lexical::IndexOptions;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -28,7 +26,7 @@ pub struct BuildArgs {
     #[arg(long)]
     no_model: bool,
     /// Target size of a chunk shard's text in bytes (metadata and text, fetched per result).
-    #[arg(long, default_value_t = 16 * 1024)]
+    #[arg(long, default_value_t = DEFAULT_TEXT_SHARD_BYTES)]
     text_shard_bytes: usize,
     /// Target size of a term shard in bytes (postings, fetched per question term).
     #[arg(long, default_value_t = bundle::DEFAULT_TERM_SHARD_BYTES)]
@@ -38,34 +36,6 @@ pub struct BuildArgs {
     /// reports MODEL_MISMATCH) and only keyword search works. Implies --no-model.
     #[arg(long, hide = true)]
     no_embed: bool,
-}
-
-/// What a build did, printed as a summary (or JSON).
-#[derive(serde::Serialize)]
-pub struct BuildSummary {
-    pub pages: usize,
-    pub chunks: usize,
-    pub characters: usize,
-    #[serde(flatten)]
-    pub embedding: EmbedStats,
-    /// Why no vector of the previous build could be reused, if none was.
-    pub full_rebuild_reason: Option<String>,
-    pub files: Vec<FileSize>,
-    pub total_bytes: u64,
-    pub seconds: f64,
-    pub skipped: usize,
-    /// The folders the pages were read from (every docs instance and version): what a dev
-    /// server watches to index again.
-    pub content_dirs: Vec<PathBuf>,
-    /// The model folder the vectors came from (set by `run`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub model_dir: Option<PathBuf>,
-}
-
-#[derive(serde::Serialize)]
-pub struct FileSize {
-    pub name: String,
-    pub bytes: u64,
 }
 
 pub fn run(args: BuildArgs) -> CommandResult {
@@ -104,144 +74,6 @@ pub fn run(args: BuildArgs) -> CommandResult {
     Ok(())
 }
 
-/// Target sizes of the bundle's shards, in bytes, and whether the dense index may get a
-/// graph (the default; `--no-embed` leaves it out).
-#[derive(Clone, Copy)]
-pub struct ShardSizes {
-    pub text: usize,
-    pub terms: usize,
-    pub dense_graph: bool,
-}
-
-impl Default for ShardSizes {
-    fn default() -> Self {
-        ShardSizes { text: 16 * 1024, terms: bundle::DEFAULT_TERM_SHARD_BYTES, dense_graph: true }
-    }
-}
-
-/// `--no-embed`'s stand-in: a unit vector per text from a hash of it (so the dense index
-/// has the shape of a real one), under a fingerprint no model has.
-struct StandInEmbedder;
-
-impl ChunkEmbedder for StandInEmbedder {
-    fn fingerprint(&self) -> &str {
-        "none:built-with-no-embed"
-    }
-
-    fn dims(&self) -> usize {
-        lectern::embed::DIMS
-    }
-
-    fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, lectern::embed::EmbedError> {
-        Ok(texts
-            .iter()
-            .map(|text| {
-                let mut state = text
-                    .bytes()
-                    .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
-                let mut v: Vec<f32> = (0..lectern::embed::DIMS)
-                    .map(|_| {
-                        state ^= state << 13;
-                        state ^= state >> 7;
-                        state ^= state << 17;
-                        (state >> 40) as f32 / (1u64 << 24) as f32 - 0.5
-                    })
-                    .collect();
-                let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(f32::MIN_POSITIVE);
-                v.iter_mut().for_each(|x| *x /= norm);
-                v
-            })
-            .collect())
-    }
-
-    fn token_count(&self, text: &str) -> Result<usize, lectern::embed::EmbedError> {
-        Ok(text.split_whitespace().count().min(256))
-    }
-}
-
-/// Embeds `report`'s chunks (reusing the vectors of the bundle already in `out` where the
-/// content is unchanged) and writes the bundle to `out`.
-pub fn build_bundle(
-    report: &SiteReport,
-    embedder: &(dyn ChunkEmbedder + Sync),
-    model_files: Option<ModelFileBytes<'_>>,
-    out: &Path,
-    shards: ShardSizes,
-    progress: impl FnMut(usize, usize),
-) -> Result<BuildSummary, Box<dyn std::error::Error>> {
-    if report.chunks.is_empty() {
-        return Err(format!(
-            "{} has no text to index ({} pages, {} skipped files or sections; `lectern chunks` lists why)",
-            report.site_dir.display(),
-            report.pages.len(),
-            report.skipped.len()
-        )
-        .into());
-    }
-    let previous = PreviousVectors::load(out, embedder.fingerprint());
-    let (embedded, stats) = embed_chunks(&report.chunks, embedder, &previous, progress)?;
-    let chunks: Vec<BundleChunk> = report
-        .chunks
-        .iter()
-        .zip(embedded)
-        .map(|(chunk, EmbeddedChunk { hash, vectors })| BundleChunk {
-            meta: ChunkMeta {
-                chunk_id: chunk.chunk_id.clone(),
-                url: chunk.url.clone(),
-                heading_path: chunk.heading_path.clone(),
-                chapter_title: chunk.chapter_title.clone(),
-                section_title: chunk.section_title.clone(),
-                module: chunk.module.clone(),
-                chapter_id: chunk.chapter_id.clone(),
-                version: chunk.version.clone(),
-                word_count: chunk.word_count,
-                position: chunk.position,
-                hash,
-            },
-            text: chunk.text.clone(),
-            vectors,
-        })
-        .collect();
-    let output = bundle::write_bundle(BundleInput {
-        chunks: &chunks,
-        model_fingerprint: embedder.fingerprint(),
-        dims: embedder.dims(),
-        site: SiteInfo { base_url: report.base_url.clone(), site_url: report.site_url.clone() },
-        pages: report.pages.len(),
-        model_files,
-        text_shard_bytes: shards.text,
-        term_shard_bytes: shards.terms,
-        lexical: IndexOptions::default(),
-        dense: if shards.dense_graph {
-            DenseIndexConfig::default()
-        } else {
-            DenseIndexConfig { graph_threshold: usize::MAX, ..DenseIndexConfig::default() }
-        },
-    })?;
-    bundle::write_dir(out, &output).map_err(|e| format!("cannot write the bundle to {}: {e}", out.display()))?;
-
-    let mut files: Vec<FileSize> =
-        output.files.iter().map(|(name, bytes)| FileSize { name: name.clone(), bytes: bytes.len() as u64 }).collect();
-    files.push(FileSize { name: bundle::MANIFEST_FILE.into(), bytes: output.manifest_json().len() as u64 });
-    Ok(BuildSummary {
-        pages: report.pages.len(),
-        chunks: chunks.len(),
-        characters: output.manifest.counts.characters,
-        full_rebuild_reason: if stats.reused == 0 { previous.not_reused.clone() } else { None },
-        embedding: stats,
-        total_bytes: files.iter().map(|f| f.bytes).sum(),
-        files,
-        seconds: 0.0,
-        skipped: report.skipped.len(),
-        content_dirs: report
-            .docs_instances
-            .iter()
-            .flat_map(|i| i.versions.iter().map(|v| v.content_dir.clone()))
-            .collect(),
-        model_dir: None,
-    })
-}
-
 fn print_build_summary(summary: &BuildSummary, out: &Path) {
     let e = &summary.embedding;
     eprintln!(
@@ -251,28 +83,19 @@ fn print_build_summary(summary: &BuildSummary, out: &Path) {
     if let Some(reason) = &summary.full_rebuild_reason {
         eprintln!("  full rebuild: {reason}");
     }
-    // Text shards are many and alike: one line for all of them.
-    let (shards, others): (Vec<&FileSize>, Vec<&FileSize>) = summary
-        .files
-        .iter()
-        .partition(|f| ["terms.", "meta.", "text.", "words."].iter().any(|p| f.name.starts_with(p)));
-    for file in others.iter().filter(|f| !f.name.contains("-catalog.")) {
+    // Shards and catalog pages are many and alike: one line per kind of shard, one for all pages.
+    let kind = |f: &FileSize| FileKind::of(&f.name);
+    for file in summary.files.iter().filter(|f| !kind(f).is_some_and(|k| k.is_shard() || k.is_catalog())) {
         eprintln!("  {:>12} bytes  {}", file.bytes, file.name);
     }
-    for (what, prefix) in [
-        ("metadata shards", "meta."),
-        ("text shards", "text."),
-        ("term shards", "terms."),
-        ("word-table shards of the model", "words."),
-        ("catalog pages", ""),
-    ] {
-        let group: Vec<&&FileSize> = if prefix.is_empty() {
-            others.iter().filter(|f| f.name.contains("-catalog.")).collect()
-        } else {
-            shards.iter().filter(|f| f.name.starts_with(prefix)).collect()
-        };
+    let print_group = |what: &str, in_group: &dyn Fn(FileKind) -> bool| {
+        let group: Vec<&FileSize> = summary.files.iter().filter(|f| kind(f).is_some_and(in_group)).collect();
         eprintln!("  {:>12} bytes  {} {what}", group.iter().map(|f| f.bytes).sum::<u64>(), group.len());
+    };
+    for shard in [FileKind::MetaShard, FileKind::TextShard, FileKind::TermShard, FileKind::WordShard] {
+        print_group(&format!("{}s", shard.role()), &|k| k == shard);
     }
+    print_group("catalog pages", &FileKind::is_catalog);
     eprintln!("wrote {} ({} bytes) in {:.1} s", out.display(), summary.total_bytes, summary.seconds);
 }
 

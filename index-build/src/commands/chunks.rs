@@ -2,15 +2,26 @@
 
 use super::site_args::{print_summary, SiteArgs};
 use super::CommandResult;
+use crate::index::ChunkEmbedder;
+use lectern::embed::{ModelFiles, ModelVariant};
+use lectern::heading::join_heading_path;
 use std::io::Write;
+use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct ChunksArgs {
     #[command(flatten)]
     site: SiteArgs,
-    /// Print every chunk as a JSON line (chunk_id, url, heading_path, module, chapter_id, chars, text, embed_text).
+    /// Print every chunk as a JSON line (chunk_id, url, heading_path, module, chapter_id, chars, text).
     #[arg(long)]
     json: bool,
+    /// With --json, add `windows`: the texts `lectern build` embeds for the chunk (its heading
+    /// path in front; several overlapping windows for a long text). Loads the model.
+    #[arg(long, requires = "json")]
+    windows: bool,
+    /// Folder holding model-compact.lcm and tokenizer.json (for --windows).
+    #[arg(long, default_value_os_t = ModelFiles::default_dir())]
+    model_dir: PathBuf,
 }
 
 #[derive(serde::Serialize)]
@@ -22,15 +33,21 @@ struct ChunkLine<'a> {
     chapter_id: &'a str,
     chars: usize,
     text: &'a str,
-    /// What the model embeds: the heading path, then the text.
-    embed_text: &'a str,
+    /// What the model embeds for the chunk (--windows).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    windows: Option<Vec<String>>,
 }
 
 pub fn run(args: ChunksArgs) -> CommandResult {
     let report = args.site.read()?;
+    let embedder =
+        args.windows.then(|| ModelFiles::in_dir(&args.model_dir, ModelVariant::Compact).load()).transpose()?;
     let mut out = std::io::stdout().lock();
     for chunk in &report.chunks {
         if args.json {
+            // The call `lectern build` makes (index::embed_chunks).
+            let windows =
+                embedder.as_ref().map(|e| ChunkEmbedder::windows(e, &chunk.heading_path, &chunk.text)).transpose()?;
             let line = ChunkLine {
                 chunk_id: &chunk.chunk_id,
                 url: &chunk.url,
@@ -39,12 +56,12 @@ pub fn run(args: ChunksArgs) -> CommandResult {
                 chapter_id: &chunk.chapter_id,
                 chars: chunk.chars,
                 text: &chunk.text,
-                embed_text: &chunk.embed_text,
+                windows,
             };
             serde_json::to_writer(&mut out, &line)?;
             writeln!(out)?;
         } else {
-            writeln!(out, "{:>5}  {:<60}  {}", chunk.chars, chunk.url, chunk.heading_path.join(" › "))?;
+            writeln!(out, "{:>5}  {:<60}  {}", chunk.chars, chunk.url, join_heading_path(&chunk.heading_path))?;
         }
     }
     print_summary(&report);

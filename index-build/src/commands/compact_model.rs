@@ -4,7 +4,7 @@
 
 use super::CommandResult;
 use lectern::embed::compact::{self, Scheme, DEFAULT_SCHEME};
-use lectern::embed::{cosine, EmbedError, Embedder, ModelFiles, ModelVariant};
+use lectern::embed::{cosine, embed_text, EmbedError, Embedder, ModelFiles, ModelVariant};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -28,7 +28,8 @@ pub struct CompactModelArgs {
     /// f32 model on real sections.
     #[arg(long, requires = "sections")]
     compare: bool,
-    /// `lectern chunks --json` output whose `embed_text`s are the real sections (--compare).
+    /// `lectern chunks --json` output: its sections (heading path and text, embedded as the
+    /// index embeds a section that fits the model) are the real texts (--compare).
     #[arg(long)]
     sections: Option<PathBuf>,
     /// How many sections, spread evenly over the file (--compare).
@@ -60,6 +61,13 @@ fn read(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
+/// A line of `lectern chunks --json`, as far as --compare reads it.
+#[derive(serde::Deserialize)]
+struct Section {
+    heading_path: Vec<String>,
+    text: String,
+}
+
 fn compare(args: &CompactModelArgs) -> CommandResult {
     let out = args.out.clone().ok_or("--compare needs --out DIR")?;
     let sections_file = args.sections.clone().ok_or("--compare needs --sections FILE")?;
@@ -67,10 +75,10 @@ fn compare(args: &CompactModelArgs) -> CommandResult {
     let step = (lines.len() / args.limit.max(1)).max(1);
     let mut sections = Vec::new();
     for line in lines.iter().step_by(step).take(args.limit) {
-        let value: serde_json::Value = serde_json::from_str(line)?;
-        let text = value["embed_text"].as_str().unwrap_or("");
+        let section: Section = serde_json::from_str(line)?;
+        let text = embed_text(&section.heading_path, &section.text);
         if !text.trim().is_empty() {
-            sections.push(text.to_string());
+            sections.push(text);
         }
     }
     let sections: Vec<&str> = sections.iter().map(String::as_str).collect();

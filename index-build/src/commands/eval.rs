@@ -1,9 +1,9 @@
 //! `lectern eval`: retrieval quality on labelled questions, per split and per mode — the
 //! figures every ranking change is judged by (BENCHMARKS.md).
 
-use super::build::build_bundle;
 use super::CommandResult;
 use crate::eval::{questions, Evaluator, Outcome, Split, Summary};
+use crate::index::{build_bundle, ShardSizes};
 use lectern::bundle::{load_dir, LoadedBundle, MANIFEST_FILE};
 use lectern::embed::{Embedder, ModelFiles, ModelVariant};
 use lectern::lexical::{Bm25Params, IndexOptions};
@@ -106,7 +106,7 @@ pub fn run(args: EvalArgs) -> CommandResult {
     let requirements: Vec<Requirement> =
         args.requirements.iter().map(|r| Requirement::parse(r)).collect::<Result<_, _>>()?;
     let embedder = ModelFiles::in_dir(&args.model_dir, ModelVariant::Compact).load()?;
-    let bundle_dir = bundle_for(&args.target, &args.model_dir)?;
+    let bundle_dir = bundle_for(&args.target, &embedder)?;
     let LoadedBundle { manifest, chunks, mut lexical, dense, texts } =
         load_dir(&bundle_dir).map_err(|e| format!("{}: {e}", bundle_dir.display()))?;
     manifest.check_model(embedder.fingerprint().as_str())?;
@@ -198,8 +198,8 @@ pub fn run(args: EvalArgs) -> CommandResult {
 }
 
 /// The bundle to evaluate: `target` itself, or a fresh build of the site `target` in the
-/// cache folder (vectors of unchanged chunks are reused, so a rebuild is quick).
-fn bundle_for(target: &Path, model_dir: &Path) -> Result<PathBuf, Box<dyn std::error::Error>> {
+/// cache folder with `embedder` (vectors of unchanged chunks are reused, so a rebuild is quick).
+fn bundle_for(target: &Path, embedder: &Embedder) -> Result<PathBuf, Box<dyn std::error::Error>> {
     if target.join(MANIFEST_FILE).is_file() {
         return Ok(target.to_path_buf());
     }
@@ -208,9 +208,7 @@ fn bundle_for(target: &Path, model_dir: &Path) -> Result<PathBuf, Box<dyn std::e
     let name = canonical.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "site".into());
     let digest = lectern::bundle::sha256_hex(canonical.to_string_lossy().as_bytes());
     let out = cache_dir().join("eval").join(format!("{name}-{}", &digest[..12]));
-    let (onnx, tokenizer) = ModelFiles::in_dir(model_dir, ModelVariant::Compact).read()?;
-    let embedder = Embedder::from_bytes(&onnx, &tokenizer)?;
-    let summary = build_bundle(&report, &embedder, None, &out, super::build::ShardSizes::default(), |_, _| {})?;
+    let summary = build_bundle(&report, embedder, None, &out, ShardSizes::default(), |_, _| {})?;
     eprintln!(
         "eval: indexed {} ({} chunks, {} embedded, {} reused) into {}",
         target.display(),

@@ -1,8 +1,6 @@
 //! One module per subcommand.
 
 pub mod build;
-#[cfg(test)]
-mod build_tests;
 pub mod chunks;
 pub mod compact_model;
 pub mod embed;

@@ -3,6 +3,7 @@
 use super::CommandResult;
 use lectern::bundle::{load_dir, LoadedBundle};
 use lectern::embed::{Embedder, ModelFiles, ModelVariant};
+use lectern::heading::join_heading_path;
 use lectern::search::{HybridSearch, SearchMode, SearchOptions};
 use std::path::{Path, PathBuf};
 
@@ -47,7 +48,7 @@ enum ModeArg {
 
 #[derive(serde::Serialize)]
 struct Output<'a> {
-    /// `global`, or `selected` with --selection (SPEC.md's query modes).
+    /// `global`, or `selected` with --selection (docs/DESIGN.md §2.2).
     mode: &'static str,
     confidence: lectern::search::Confidence,
     mode_used: SearchMode,
@@ -68,7 +69,7 @@ struct ResultLine<'a> {
 }
 
 pub fn run(args: SearchArgs) -> CommandResult {
-    // The browser's rules (SPEC.md's limits and messages), so both answer the same questions.
+    // The browser's rules (docs/DESIGN.md §3.1), so both answer the same questions.
     let question = lectern::query::question(&args.question)?;
     // Selected mode retrieves on the question and the selection together, as the browser does.
     let query = match &args.selection {
@@ -131,7 +132,7 @@ pub fn run(args: SearchArgs) -> CommandResult {
     } else {
         println!("confidence: {:?} ({:?} search)", output.confidence, output.mode_used);
         for (n, line) in output.results.iter().enumerate() {
-            println!("[{}] {:.3}  {}  {}", n + 1, line.score, line.url, line.heading_path.join(" › "));
+            println!("[{}] {:.3}  {}  {}", n + 1, line.score, line.url, join_heading_path(line.heading_path));
         }
     }
     Ok(())

@@ -9,8 +9,9 @@ pub trait ChunkEmbedder {
     fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError>;
     /// Word pieces the model sees for `text` (after truncation).
     fn token_count(&self, text: &str) -> Result<usize, EmbedError>;
-    /// The texts to embed for a section (several windows when it is long); one by default.
-    fn windows(&self, heading_path: &str, body: &str) -> Result<Vec<String>, EmbedError> {
+    /// The texts to embed for a section under `heading_path` (several windows when it is
+    /// long); by default the one text `embed::embed_text` makes of it.
+    fn windows(&self, heading_path: &[String], body: &str) -> Result<Vec<String>, EmbedError> {
         Ok(vec![lectern::embed::embed_text(heading_path, body)])
     }
 }
@@ -32,7 +33,7 @@ impl ChunkEmbedder for Embedder {
         Embedder::token_count(self, text)
     }
 
-    fn windows(&self, heading_path: &str, body: &str) -> Result<Vec<String>, EmbedError> {
+    fn windows(&self, heading_path: &[String], body: &str) -> Result<Vec<String>, EmbedError> {
         Embedder::windows(self, heading_path, body)
     }
 }

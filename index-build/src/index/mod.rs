@@ -1,11 +1,18 @@
-//! From a read site to the bundle's embedded chunks, re-embedding only what changed.
+//! From a read site to its bundle: embeds the chunks, re-embedding only what changed, and
+//! writes the bundle.
 
+mod build;
+#[cfg(test)]
+mod build_tests;
 mod embedder;
 mod incremental;
 mod pipeline;
+mod stand_in;
 #[cfg(test)]
 mod wordpiece_parity;
 
+pub use build::{build_bundle, BuildSummary, FileSize, ShardSizes, DEFAULT_TEXT_SHARD_BYTES};
 pub use embedder::ChunkEmbedder;
 pub use incremental::PreviousVectors;
-pub use pipeline::{embed_chunks, EmbedStats, EmbeddedChunk};
+pub use pipeline::{embed_chunks, EmbedStats};
+pub use stand_in::StandInEmbedder;

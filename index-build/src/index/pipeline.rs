@@ -4,7 +4,7 @@
 
 use super::{ChunkEmbedder, PreviousVectors};
 use crate::site::Chunk;
-use lectern::bundle::chunk_content_hash;
+use lectern::bundle::{chunk_content_hash, BundleChunk, ChunkMeta};
 use lectern::embed::EmbedError;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -25,23 +25,45 @@ pub struct EmbedStats {
     pub vectors: usize,
 }
 
-/// A chunk's content hash and its vectors (one per window).
-pub struct EmbeddedChunk {
+/// A chunk with the content hash of what was embedded for it and its vectors (one per window).
+pub struct EmbeddedChunk<'a> {
+    pub chunk: &'a Chunk,
     pub hash: String,
     pub vectors: Vec<Vec<f32>>,
 }
 
+/// The chunk as the bundle stores it: the site's description of it, under the hash of what
+/// was embedded (an unchanged hash lets the next build reuse the vectors).
+impl From<EmbeddedChunk<'_>> for BundleChunk {
+    fn from(EmbeddedChunk { chunk, hash, vectors }: EmbeddedChunk<'_>) -> Self {
+        let meta = ChunkMeta {
+            chunk_id: chunk.chunk_id.clone(),
+            url: chunk.url.clone(),
+            heading_path: chunk.heading_path.clone(),
+            chapter_title: chunk.chapter_title.clone(),
+            section_title: chunk.section_title.clone(),
+            module: chunk.module.clone(),
+            chapter_id: chunk.chapter_id.clone(),
+            version: chunk.version.clone(),
+            word_count: chunk.word_count,
+            position: chunk.position,
+            hash,
+        };
+        BundleChunk { meta, text: chunk.text.clone(), vectors }
+    }
+}
+
 /// Content hash and vectors of each chunk, in chunk order. `progress` is told how many
 /// texts were embedded after each batch.
-pub fn embed_chunks(
-    chunks: &[Chunk],
+pub fn embed_chunks<'a>(
+    chunks: &'a [Chunk],
     embedder: &(dyn ChunkEmbedder + Sync),
     previous: &PreviousVectors,
     mut progress: impl FnMut(usize, usize),
-) -> Result<(Vec<EmbeddedChunk>, EmbedStats), EmbedError> {
+) -> Result<(Vec<EmbeddedChunk<'a>>, EmbedStats), EmbedError> {
     let mut stats = EmbedStats::default();
     let windows: Vec<Vec<String>> =
-        chunks.iter().map(|c| embedder.windows(&c.heading_path.join(" › "), &c.text)).collect::<Result<_, _>>()?;
+        chunks.iter().map(|c| embedder.windows(&c.heading_path, &c.text)).collect::<Result<_, _>>()?;
     // One window: the hash of the text itself, as before windows existed, so such vectors
     // are reused from older bundles.
     let hashes: Vec<String> =
@@ -109,13 +131,14 @@ pub fn embed_chunks(
         }
         Ok(())
     })?;
-    hashes
-        .into_iter()
+    chunks
+        .iter()
+        .zip(hashes)
         .zip(vectors)
-        .map(|(hash, vectors)| {
+        .map(|((chunk, hash), vectors)| {
             let vectors = vectors.into_iter().collect::<Option<Vec<_>>>();
             vectors
-                .map(|vectors| EmbeddedChunk { hash, vectors })
+                .map(|vectors| EmbeddedChunk { chunk, hash, vectors })
                 .ok_or(EmbedError::Inference("a chunk was not embedded".into()))
         })
         .collect::<Result<Vec<_>, _>>()
@@ -146,7 +169,7 @@ mod tests {
             Ok(text.split_whitespace().count() + 2)
         }
         /// Windows of two words, for texts of more than three.
-        fn windows(&self, heading_path: &str, body: &str) -> Result<Vec<String>, EmbedError> {
+        fn windows(&self, heading_path: &[String], body: &str) -> Result<Vec<String>, EmbedError> {
             let words: Vec<&str> = body.split_whitespace().collect();
             if words.len() <= 3 {
                 return Ok(vec![lectern::embed::embed_text(heading_path, body)]);
@@ -167,7 +190,6 @@ mod tests {
             chapter_id: "doc".into(),
             version: None,
             text: text.into(),
-            embed_text: lectern::embed::embed_text("Doc", text),
             word_count: text.split_whitespace().count(),
             position: 0,
             chars: text.chars().count(),
@@ -181,14 +203,10 @@ mod tests {
         let (vectors, stats) = embed_chunks(&chunks, &embedder, &PreviousVectors::default(), |_, _| {}).unwrap();
         assert_eq!(embedder.calls.load(Ordering::Relaxed), 3);
         assert_eq!((stats.embedded, stats.reused), (3, 0));
+        // The stand-in's first value is the length of the text it was given: the heading path,
+        // a blank line, the text.
         let firsts: Vec<f32> = vectors.iter().map(|e| e.vectors[0][0]).collect();
-        assert_eq!(
-            firsts,
-            vec![
-                chunks[0].embed_text.len() as f32,
-                chunks[1].embed_text.len() as f32,
-                chunks[2].embed_text.len() as f32
-            ]
-        );
+        let embedded = |c: &Chunk| lectern::embed::embed_text(&c.heading_path, &c.text).len() as f32;
+        assert_eq!(firsts, chunks.iter().map(embedded).collect::<Vec<_>>());
     }
 }

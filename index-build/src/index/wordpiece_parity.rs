@@ -77,10 +77,9 @@ fn compare(label: &str, texts: &[String]) -> (usize, usize) {
 fn section_texts(report: &SiteReport) -> Vec<String> {
     let mut texts = Vec::new();
     for chunk in &report.chunks {
-        let path = chunk.heading_path.join(" › ");
         texts.push(chunk.text.clone());
-        texts.push(embed_text(&path, &chunk.text));
-        texts.push(embed_text(&path, ""));
+        texts.push(embed_text(&chunk.heading_path, &chunk.text));
+        texts.push(embed_text(&chunk.heading_path, ""));
     }
     texts
 }

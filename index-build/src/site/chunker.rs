@@ -1,32 +1,16 @@
-//! From a page's sections to chunks of 100–2000 characters (SPEC.md §2).
+//! From a page's sections to chunks of 100–2000 characters (docs/DESIGN.md §2.1).
 //!
 //! One chunk per section. A section shorter than the minimum merges into its
 //! parent or previous sibling (the chunk keeps that section's anchor, and the
 //! merged heading stays in the text); a short page introduction takes in the
-//! section after it. A group longer than the maximum is split between
-//! paragraphs, inside a paragraph between sentences, each part after the
-//! first repeating the last sentence or two of the part before. Code blocks
-//! are kept whole whenever they fit in a chunk.
+//! section after it. A group longer than the maximum is cut into parts
+//! (`split`). What is embedded for a chunk is not decided here (`embed::windows`).
 
 use crate::site::extract::{Block, BlockKind, ExtractedDoc, Section};
 use crate::site::permalink::with_anchor;
 use crate::site::report::{Chunk, SkipKind, Skipped};
+use crate::site::split::{join_blocks, split_group, ChunkSizing};
 use std::path::Path;
-
-/// Chunk size limits, in characters of `text`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ChunkSizing {
-    pub min_chars: usize,
-    pub max_chars: usize,
-    /// At most this much of a part is repeated at the start of the next.
-    pub overlap_chars: usize,
-}
-
-impl Default for ChunkSizing {
-    fn default() -> Self {
-        Self { min_chars: 100, max_chars: 2000, overlap_chars: 300 }
-    }
-}
 
 /// The page a set of chunks belongs to.
 #[derive(Debug, Clone)]
@@ -54,7 +38,6 @@ pub fn chunk_page(doc: &ExtractedDoc, page: &PageContext<'_>, sizing: &ChunkSizi
         let section_title = root.title.clone().unwrap_or_else(|| page.title.to_string());
         let anchor = root.anchor.clone();
         for (part, text) in split_group(&group.blocks, sizing).into_iter().enumerate() {
-            let embed_text = lectern::embed::embed_text(&heading_path.join(" › "), &text);
             chunks.push(Chunk {
                 chunk_id: chunk_id(page, anchor.as_deref(), part),
                 url: with_anchor(page.url, anchor.as_deref()),
@@ -67,7 +50,6 @@ pub fn chunk_page(doc: &ExtractedDoc, page: &PageContext<'_>, sizing: &ChunkSizi
                 version: page.version.map(str::to_string),
                 word_count: text.split_whitespace().count(),
                 chars: text.chars().count(),
-                embed_text,
                 text,
                 position: 0,
             });
@@ -187,349 +169,13 @@ fn heading_path(sections: &[Section], root: usize, page_title: &str) -> Vec<Stri
     titles
 }
 
-/// How a unit attaches to the one before it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Joint {
-    /// Next sentence of the same paragraph.
-    Space,
-    /// Next list item or table row.
-    Line,
-    /// Next block.
-    Paragraph,
-}
-
-impl Joint {
-    fn separator(self) -> &'static str {
-        match self {
-            Joint::Space => " ",
-            Joint::Line => "\n",
-            Joint::Paragraph => "\n\n",
-        }
-    }
-}
-
-/// The smallest piece of text a chunk boundary may fall around.
-#[derive(Debug, Clone)]
-struct Unit {
-    text: String,
-    joint: Joint,
-    is_prose: bool,
-}
-
-fn unit_len(unit: &Unit) -> usize {
-    unit.text.chars().count()
-}
-
-fn join_blocks(blocks: &[Block]) -> String {
-    let mut text = String::new();
-    let mut previous: Option<&BlockKind> = None;
-    for block in blocks {
-        if let Some(previous) = previous {
-            text.push_str(block_joint(previous, &block.kind).separator());
-        }
-        text.push_str(&block.rendered());
-        previous = Some(&block.kind);
-    }
-    text
-}
-
-fn block_joint(previous: &BlockKind, next: &BlockKind) -> Joint {
-    match (previous, next) {
-        (BlockKind::ListItem, BlockKind::ListItem) | (BlockKind::TableRow, BlockKind::TableRow) => Joint::Line,
-        _ => Joint::Paragraph,
-    }
-}
-
-/// Splits a group's blocks into chunk texts within the size limits.
-fn split_group(blocks: &[Block], sizing: &ChunkSizing) -> Vec<String> {
-    let whole = join_blocks(blocks);
-    if whole.chars().count() <= sizing.max_chars {
-        return if whole.trim().is_empty() { Vec::new() } else { vec![whole] };
-    }
-    // Room left in every part for the overlap that may precede it.
-    let limit = sizing.max_chars.saturating_sub(sizing.overlap_chars + 2).max(sizing.min_chars);
-    let units = units_of(blocks, limit);
-    let mut parts = pack(&units, limit, sizing.min_chars, sizing.max_chars);
-    fix_short_tail(&mut parts, sizing.min_chars, sizing.max_chars);
-
-    let mut texts = Vec::with_capacity(parts.len());
-    let mut previous: Option<&Vec<Unit>> = None;
-    for part in &parts {
-        let body = render(part);
-        let text = match previous.and_then(|p| overlap_of(p, sizing.overlap_chars)) {
-            Some(overlap) if overlap.chars().count() + 2 + body.chars().count() <= sizing.max_chars => {
-                format!("{overlap}\n\n{body}")
-            }
-            _ => body,
-        };
-        texts.push(text);
-        previous = Some(part);
-    }
-    texts
-}
-
-/// Blocks as units no longer than `limit`: whole blocks when they fit,
-/// else sentences (prose) or runs of lines (code).
-fn units_of(blocks: &[Block], limit: usize) -> Vec<Unit> {
-    let mut units = Vec::new();
-    let mut previous: Option<&BlockKind> = None;
-    for block in blocks {
-        let joint = previous.map_or(Joint::Paragraph, |p| block_joint(p, &block.kind));
-        previous = Some(&block.kind);
-        let rendered = block.rendered();
-        let is_prose = !matches!(block.kind, BlockKind::Code { .. });
-        if rendered.chars().count() <= limit {
-            units.push(Unit { text: rendered, joint, is_prose });
-            continue;
-        }
-        let pieces = match &block.kind {
-            BlockKind::Code { language } => split_code(&block.text, language.as_deref(), limit),
-            _ => split_prose(&block.text, limit),
-        };
-        for (i, piece) in pieces.into_iter().enumerate() {
-            let joint = match (i, is_prose) {
-                (0, _) => joint,
-                (_, true) => Joint::Space,
-                (_, false) => Joint::Paragraph,
-            };
-            units.push(Unit { text: piece, joint, is_prose });
-        }
-    }
-    units
-}
-
-/// Greedy packing of units into parts of at most `limit` characters. A part
-/// still under `min` takes the next unit anyway while it stays within `max`
-/// (no chunk is left short just to keep room for an overlap).
-fn pack(units: &[Unit], limit: usize, min: usize, max: usize) -> Vec<Vec<Unit>> {
-    let mut parts: Vec<Vec<Unit>> = Vec::new();
-    let mut current: Vec<Unit> = Vec::new();
-    let mut current_len = 0;
-    for unit in units {
-        let added = unit_len(unit) + if current.is_empty() { 0 } else { unit.joint.separator().len() };
-        let too_long = current_len + added > limit;
-        let too_short_to_end = current_len < min && current_len + added <= max;
-        if !current.is_empty() && too_long && !too_short_to_end {
-            parts.push(std::mem::take(&mut current));
-            current_len = 0;
-        }
-        current_len += unit_len(unit) + if current.is_empty() { 0 } else { unit.joint.separator().len() };
-        current.push(unit.clone());
-    }
-    if !current.is_empty() {
-        parts.push(current);
-    }
-    parts
-}
-
-/// A last part under `min` joins the part before it when both fit in
-/// `max`; otherwise whole units move over from the part before.
-fn fix_short_tail(parts: &mut Vec<Vec<Unit>>, min: usize, max: usize) {
-    let count = parts.len();
-    if count < 2 || parts.last().is_none_or(|last| render(last).chars().count() >= min) {
-        return;
-    }
-    let joined_len = parts.iter().skip(count - 2).map(|p| render(p).chars().count()).sum::<usize>() + 2;
-    if joined_len <= max {
-        if let Some(mut last) = parts.pop() {
-            // The first unit's joint already joins it to the previous part's end.
-            if let Some(previous) = parts.last_mut() {
-                previous.append(&mut last);
-            }
-        }
-        return;
-    }
-    let (head, tail) = parts.split_at_mut(count - 1);
-    let (Some(previous), Some(last)) = (head.last_mut(), tail.first_mut()) else {
-        return;
-    };
-    while render(last).chars().count() < min && previous.len() > 1 {
-        let Some(moved) = previous.last() else { break };
-        let new_last_len = unit_len(moved) + 2 + render(last).chars().count();
-        let remaining: Vec<Unit> = previous.iter().take(previous.len() - 1).cloned().collect();
-        if new_last_len > max || render(&remaining).chars().count() < min {
-            break;
-        }
-        if let Some(moved) = previous.pop() {
-            last.insert(0, moved);
-        }
-    }
-}
-
-fn render(units: &[Unit]) -> String {
-    let mut text = String::new();
-    for (i, unit) in units.iter().enumerate() {
-        if i > 0 {
-            text.push_str(unit.joint.separator());
-        }
-        text.push_str(&unit.text);
-    }
-    text
-}
-
-/// The last sentence or two of a part, when it ends in prose.
-fn overlap_of(part: &[Unit], max_chars: usize) -> Option<String> {
-    let last = part.last().filter(|unit| unit.is_prose)?;
-    let sentences = split_sentences(&last.text);
-    let mut taken: Vec<&str> = Vec::new();
-    let mut len = 0;
-    for sentence in sentences.iter().rev().take(2) {
-        let sentence_len = sentence.chars().count();
-        if len + sentence_len + 1 > max_chars {
-            break;
-        }
-        taken.push(sentence);
-        len += sentence_len + 1;
-    }
-    if taken.is_empty() {
-        // One very long sentence: repeat its end, from a word boundary.
-        let text = sentences.last()?;
-        let chars: Vec<char> = text.chars().collect();
-        let start = chars.len().saturating_sub(max_chars.saturating_sub(1));
-        let tail: String = chars.get(start..)?.iter().collect();
-        let tail = tail.split_once(' ').map_or(tail.as_str(), |(_, rest)| rest).trim().to_string();
-        return (!tail.is_empty()).then(|| format!("…{tail}"));
-    }
-    taken.reverse();
-    Some(taken.join(" "))
-}
-
-/// Sentences of a paragraph, packed into pieces of at most `limit` chars;
-/// a sentence longer than that is cut between words.
-fn split_prose(text: &str, limit: usize) -> Vec<String> {
-    let mut pieces: Vec<String> = Vec::new();
-    for sentence in split_sentences(text) {
-        if sentence.chars().count() <= limit {
-            pieces.push(sentence.to_string());
-            continue;
-        }
-        let mut current = String::new();
-        for word in sentence.split(' ') {
-            if !current.is_empty() && current.chars().count() + 1 + word.chars().count() > limit {
-                pieces.push(std::mem::take(&mut current));
-            }
-            if !current.is_empty() {
-                current.push(' ');
-            }
-            // A single "word" longer than the limit (a URL, say) is cut.
-            if word.chars().count() > limit {
-                let chars: Vec<char> = word.chars().collect();
-                for piece in chars.chunks(limit) {
-                    if !current.is_empty() {
-                        pieces.push(std::mem::take(&mut current));
-                    }
-                    current = piece.iter().collect();
-                }
-            } else {
-                current.push_str(word);
-            }
-        }
-        if !current.is_empty() {
-            pieces.push(current);
-        }
-    }
-    pieces
-}
-
-/// A code block too long for one chunk, as fenced pieces split between lines.
-fn split_code(code: &str, language: Option<&str>, limit: usize) -> Vec<String> {
-    let fence_len = 8 + language.map_or(0, |l| l.chars().count());
-    let room = limit.saturating_sub(fence_len).max(1);
-    let mut bodies: Vec<String> = Vec::new();
-    let mut current = String::new();
-    for line in code.lines() {
-        let line_len = line.chars().count();
-        if !current.is_empty() && current.chars().count() + 1 + line_len > room {
-            bodies.push(std::mem::take(&mut current));
-        }
-        if line_len > room {
-            let chars: Vec<char> = line.chars().collect();
-            for piece in chars.chunks(room) {
-                if !current.is_empty() {
-                    bodies.push(std::mem::take(&mut current));
-                }
-                current = piece.iter().collect();
-            }
-            continue;
-        }
-        if !current.is_empty() {
-            current.push('\n');
-        }
-        current.push_str(line);
-    }
-    if !current.is_empty() {
-        bodies.push(current);
-    }
-    bodies
-        .into_iter()
-        .map(|body| Block { kind: BlockKind::Code { language: language.map(str::to_string) }, text: body }.rendered())
-        .collect()
-}
-
-/// Abbreviations after which a period does not end a sentence.
-const ABBREVIATIONS: &[&str] =
-    &["e.g", "i.e", "etc", "vs", "cf", "dr", "mr", "mrs", "ms", "prof", "fig", "no", "approx", "eq", "al", "st"];
-
-/// Splits prose into sentences: after `.`, `!` or `?` (and closing quotes or
-/// brackets) followed by a space and an upper-case letter, digit or opening
-/// quote; after CJK full stops always.
-pub fn split_sentences(text: &str) -> Vec<&str> {
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let char_at = |i: usize| chars.get(i).map(|&(_, c)| c);
-    let mut sentences = Vec::new();
-    let mut start = 0;
-    let mut i = 0;
-    while let Some(&(index, c)) = chars.get(i) {
-        let is_cjk_stop = matches!(c, '。' | '！' | '？');
-        if !matches!(c, '.' | '!' | '?') && !is_cjk_stop {
-            i += 1;
-            continue;
-        }
-        let mut end = i + 1;
-        while char_at(end).is_some_and(|n| matches!(n, '"' | '\'' | '”' | '’' | ')' | ']')) {
-            end += 1;
-        }
-        let end_byte = chars.get(end).map_or(text.len(), |&(b, _)| b);
-        let next_starts_sentence = is_cjk_stop || {
-            let mut next = end;
-            while char_at(next).is_some_and(char::is_whitespace) {
-                next += 1;
-            }
-            next > end
-                && char_at(next).is_some_and(|n| {
-                    n.is_uppercase() || n.is_ascii_digit() || matches!(n, '"' | '\'' | '“' | '‘' | '(' | '[' | '`')
-                })
-                && !(c == '.' && ends_with_abbreviation(text.get(start..index).unwrap_or("")))
-        };
-        if next_starts_sentence {
-            if let Some(sentence) = text.get(start..end_byte).map(str::trim) {
-                if !sentence.is_empty() {
-                    sentences.push(sentence);
-                }
-            }
-            start = end_byte;
-        }
-        i = end;
-    }
-    if let Some(rest) = text.get(start..).map(str::trim) {
-        if !rest.is_empty() {
-            sentences.push(rest);
-        }
-    }
-    sentences
-}
-
-fn ends_with_abbreviation(before_period: &str) -> bool {
-    let word = before_period.rsplit(|c: char| c.is_whitespace() || c == '(').next().unwrap_or("").to_lowercase();
-    let single_letter = word.chars().count() == 1 && word.chars().all(char::is_alphabetic);
-    single_letter || ABBREVIATIONS.contains(&word.as_str())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::site::extract::extract;
     use crate::site::parse::{parse_doc, MarkdownFormat};
+    use crate::site::sentences::split_sentences;
+    use std::path::PathBuf;
 
     fn page<'a>(source: &'a Path) -> PageContext<'a> {
         PageContext {
@@ -578,7 +224,6 @@ mod tests {
         assert_eq!(chunks[1].url, "/docs/guide/setup#installation");
         assert_eq!(chunks[2].heading_path, vec!["Setup Guide", "Installation", "On Linux"]);
         assert_eq!(chunks[2].section_title, "On Linux");
-        assert!(chunks[2].embed_text.starts_with("Setup Guide › Installation › On Linux\n\n"));
         assert_eq!(chunks[2].chunk_id, "default:current:guide/setup#on-linux:0");
         assert_eq!(chunks[1].chars, chunks[1].text.chars().count());
         assert_eq!(chunks[1].word_count, chunks[1].text.split_whitespace().count());
@@ -683,16 +328,4 @@ mod tests {
         context.docs_instance = "api";
         assert_eq!(chunk_id(&context, Some("intro"), 1), "api:2.0:guide/setup#intro:1");
     }
-
-    #[test]
-    fn sentences_split_at_sentence_ends_only() {
-        assert_eq!(
-            split_sentences("First one. Second, e.g. this one! Third? (Fourth.) 5 is a number. j. doe wrote it."),
-            vec!["First one.", "Second, e.g. this one!", "Third?", "(Fourth.)", "5 is a number. j. doe wrote it."]
-        );
-        assert_eq!(split_sentences("版本一。版本二。"), vec!["版本一。", "版本二。"]);
-        assert_eq!(split_sentences("Version 2.0 is out. Try it."), vec!["Version 2.0 is out.", "Try it."]);
-    }
-
-    use std::path::PathBuf;
 }

@@ -3,6 +3,7 @@
 //! chunks, every chunk within bounds.
 
 use super::*;
+use std::path::PathBuf;
 
 fn corpora_dir() -> PathBuf {
     std::env::var_os("LECTERN_CORPORA")

@@ -111,7 +111,7 @@ pub fn lexical_normalize(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::site::config::{DEFAULT_EXCLUDE, DEFAULT_INCLUDE};
+    use crate::site::config::site_config::{DEFAULT_EXCLUDE, DEFAULT_INCLUDE};
     use std::fs;
 
     fn strings(items: &[&str]) -> Vec<String> {

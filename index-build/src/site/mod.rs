@@ -1,11 +1,13 @@
 //! Reading a Docusaurus site: which docs it publishes, at which URLs, and
 //! their text cut into heading-scoped chunks.
 //!
-//! [`read_site`] is the entry point. It discovers the config ([`config`]),
-//! the docs instances and their versions ([`versions`]) and files
-//! ([`files`]); parses each doc as Docusaurus would ([`parse`],
-//! [`frontmatter`]); computes its id and URL ([`permalink`]), its headings'
-//! anchors ([`slug`]) and text ([`extract`]); and cuts chunks ([`chunker`]).
+//! [`read_site`] is the entry point. It discovers the config ([`config`],
+//! with the command line's [`overrides`]), the docs instances and their
+//! versions ([`versions`]) and files ([`files`]); parses each doc as
+//! Docusaurus would ([`parse`], [`frontmatter`]); computes its id and URL
+//! ([`permalink`]), its headings' anchors ([`slug`]) and text ([`extract`],
+//! [`inline_text`]); and cuts chunks ([`chunker`], [`split`]). What is
+//! embedded for a chunk is the embedder's to decide, not the reader's.
 //! A page that cannot be read is skipped and listed, never silently dropped.
 
 pub mod admonition;
@@ -16,12 +18,16 @@ pub mod error;
 pub mod extract;
 pub mod files;
 pub mod frontmatter;
+pub mod inline_text;
 pub mod jsx;
+pub mod overrides;
 pub mod parse;
 pub mod partials;
 pub mod permalink;
 pub mod report;
+pub mod sentences;
 pub mod slug;
+pub mod split;
 pub mod versions;
 
 #[cfg(test)]
@@ -31,9 +37,9 @@ mod site_tests;
 #[cfg(test)]
 mod test_support;
 
-pub use chunker::ChunkSizing;
 pub use config::{DocsInstanceSummary, VersionSummary};
 pub use error::SiteError;
+pub use overrides::Overrides;
 pub use permalink::TrailingSlash;
 pub use report::{Chunk, Page, SiteReport, SkipKind, Skipped};
 
@@ -42,35 +48,8 @@ use extract::ExtractedDoc;
 use markdown::mdast::Node;
 use permalink::DocSource;
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use versions::DocsVersion;
-
-/// Values the command line may set; each one wins over the site's config.
-#[derive(Debug, Clone, Default)]
-pub struct Overrides {
-    /// Use this config file instead of searching for `docusaurus.config.*`.
-    pub config_file: Option<PathBuf>,
-    /// The site's `baseUrl` (e.g. `/my-project/`).
-    pub base_url: Option<String>,
-    /// The site's `trailingSlash`.
-    pub trailing_slash: Option<TrailingSlash>,
-    /// The docs folder of the `default` docs instance (or the first one),
-    /// relative to the site folder unless absolute.
-    pub docs_path: Option<PathBuf>,
-    /// The `routeBasePath` of that instance (`docs`, `/`, …).
-    pub route_base_path: Option<String>,
-    /// Index only these versions (`current`, `2.0`, …); URLs are unaffected.
-    pub versions: Option<Vec<String>>,
-    /// Do not run Node on the config; read plain settings from its text.
-    pub skip_node: bool,
-    /// The config as docusaurus-plugin-lectern summarised it from what Docusaurus loaded
-    /// (a JSON file); then the config file is not evaluated.
-    pub site_config: Option<PathBuf>,
-    /// The Node binary (default: `node` on `PATH`).
-    pub node_binary: Option<PathBuf>,
-    /// Chunk size limits (default: 100–2000 characters).
-    pub chunk_sizing: ChunkSizing,
-}
 
 /// Reads the site at `root` (the folder with `docusaurus.config.*`, or a
 /// repository containing it, e.g. in `website/`).

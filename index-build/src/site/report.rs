@@ -54,7 +54,7 @@ pub struct Page {
     pub chunk_count: usize,
 }
 
-/// One retrievable piece of a page (SPEC.md §2).
+/// One retrievable piece of a page (docs/DESIGN.md §2.1).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Chunk {
     /// `instance:version:doc_id#anchor:part`, stable across rebuilds.
@@ -71,10 +71,9 @@ pub struct Chunk {
     /// The doc id.
     pub chapter_id: String,
     pub version: Option<String>,
-    /// Plain text shown to users and sent to the LLM.
+    /// Plain text shown to users and sent to the LLM. What is embedded for it (the heading
+    /// path in front, windows of a long text) is the embedder's decision (`embed::windows`).
     pub text: String,
-    /// The heading path followed by the text: what gets embedded.
-    pub embed_text: String,
     pub word_count: usize,
     /// Order in the site.
     pub position: usize,

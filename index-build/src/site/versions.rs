@@ -117,7 +117,7 @@ fn read_versions_file(path: &Path) -> Result<Option<Vec<String>>, SiteError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::site::config::{ConfigSource, SiteMarkdownFormat, VersionOptions};
+    use crate::site::config::site_config::{ConfigSource, SiteMarkdownFormat, VersionOptions};
     use crate::site::permalink::TrailingSlash;
     use std::fs;
 

@@ -3,40 +3,22 @@
 //   /** @type {import('docusaurus-plugin-lectern').Options} */
 //   ({ endpoint: '/api/chat', starterQuestions: ['…'] })
 import type { LoadContext, Plugin, OptionValidationContext } from "@docusaurus/types";
+import type { ChatConfig, PersonaId } from "lectern/chat";
 
-/** SPEC.md's four personas, plus "general" (no prompt modifier). */
-export type PersonaOption = "general" | "beginner" | "software_engineer" | "robotics_student" | "ai_researcher";
+/** A persona's id: "general" (no prompt modifier) or one of the core's. */
+export type PersonaOption = PersonaId;
 
-/** What a site writes in `plugins: [['docusaurus-plugin-lectern', options]]`. All optional. */
-export interface Options {
+/** The chat options as the site wrote them: passed to LecternChat.create, which checks them
+ * with the core (so does the plugin at startup); the browser's core fills the defaults. Each
+ * is described by the lectern package's ChatConfig. `siteTitle` defaults to the site's
+ * `title`. */
+export type ChatOptionsInput = Partial<ChatConfig>;
+
+/** What a site writes in `plugins: [['docusaurus-plugin-lectern', options]]`. All optional:
+ * the plugin's own options below, and the chat options. */
+export interface Options extends ChatOptionsInput {
   /** Plugin instance id (Docusaurus's usual `id`). Default "default". */
   id?: string;
-
-  // ---- generation: passed to LecternChat.create (www/lectern-js/chat.d.ts) ----
-  /** URL of an OpenAI-compatible `POST /v1/chat/completions` endpoint that streams — your
-   * keyless proxy. An absolute http(s) URL, or a path starting with "/" on this site. null
-   * (the default): answers are extractive excerpts of the best sections, no LLM. A URL that
-   * carries a user name, password or key-like query parameter is refused. */
-  endpoint?: string | null;
-  /** Extra, non-secret request headers. Authorization, cookies and anything named like a
-   * key, token, secret or password is refused at startup. Default {}. */
-  headers?: Record<string, string>;
-  /** The `model` field sent to the endpoint. Default: none (the proxy chooses). */
-  model?: string | null;
-  /** `max_tokens` sent to the endpoint, 1–32768. Default: none. */
-  maxTokens?: number | null;
-  /** `temperature` sent to the endpoint, 0–2. Default: none. */
-  temperature?: number | null;
-  /** "Response is taking longer than expected…" after this many ms without a first token. Default 5000. */
-  slowAfterMs?: number;
-  /** Give up (LLM_TIMEOUT, with a retry) after this many ms without a first token, 1000–600000. Default 30000. */
-  timeoutMs?: number;
-  /** Sections retrieved per question, 1–10 (at most 5 are cited). Default 5. */
-  k?: number;
-  /** Questions about a selection use only the selection as context (nothing retrieved). Default false. */
-  selectionOnly?: boolean;
-  /** Origins whose URLs may be cited, e.g. ["https://docs.example.com"]. Default: the page's origin. */
-  siteOrigins?: string[] | null;
 
   // ---- the widget ----
   /** Personas offered in the picker, in this order. Default: all five. One entry hides the picker. */
@@ -69,9 +51,6 @@ export interface Options {
   /** Build the index under `docusaurus start` too (incremental; an edited page re-indexes). Default true. */
   indexInDev?: boolean;
 }
-
-/** The chat options as the site wrote them (the browser's core fills the defaults). */
-export type ChatOptionsInput = Pick<Options, "endpoint" | "headers" | "model" | "maxTokens" | "temperature" | "slowAfterMs" | "timeoutMs" | "k" | "selectionOnly" | "siteOrigins">;
 
 /** The options after validation: the plugin's own with their defaults, the chat options
  * apart (checked by the core, which owns their defaults). */

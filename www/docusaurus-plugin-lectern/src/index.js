@@ -13,7 +13,7 @@
 
 const fs = require("node:fs");
 const path = require("node:path");
-const { normalizeOptions, validateOptions, applyCoreRules, clientOptions, PLUGIN } = require("./options");
+const { normalizeOptions, withSiteTitle, validateOptions, applyCoreRules, clientOptions, PLUGIN } = require("./options");
 const { loadRules } = require("./rules");
 const { summarizeConfig } = require("./config-summary");
 const { findCli, runLecternBuild } = require("./cli");
@@ -26,8 +26,9 @@ async function pluginLectern(context, rawOptions) {
 
   // Startup checks: everything that can be known wrong before any build work. The chat
   // options are checked by the runtime's own core, so the build refuses exactly what the
-  // browser would. (Docusaurus has normalised already; again makes direct use safe.)
-  const normalized = normalizeOptions(rawOptions);
+  // browser would. (Docusaurus has normalised already; again makes direct use safe.) The
+  // answers name the site by its title unless the options say otherwise.
+  const normalized = withSiteTitle(normalizeOptions(rawOptions), siteConfig.title);
   const runtimeDir = findRuntimeDir({ option: normalized.runtimeDir, siteDir });
   const runtime = runtimeFiles(runtimeDir);
   const options = applyCoreRules(normalized, await loadRules(runtimeDir));

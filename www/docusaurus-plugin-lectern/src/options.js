@@ -113,6 +113,17 @@ function normalizeOptions(input = {}) {
   return out;
 }
 
+/**
+ * The options with the site's title (Docusaurus's `title`) as the chat's `siteTitle`, which
+ * names the site in answers and the prompt, unless the site set one (null: "this site").
+ * @param {{chat: Record<string, any>}} options normalised options
+ * @param {unknown} title
+ */
+function withSiteTitle(options, title) {
+  if (options.chat.siteTitle !== undefined || typeof title !== "string" || !title.trim()) return options;
+  return { ...options, chat: { ...options.chat, siteTitle: title } };
+}
+
 /** Docusaurus's validateOptions hook. */
 function validateOptions({ options }) {
   return normalizeOptions(options);
@@ -162,4 +173,4 @@ function clientOptions(options, { bundleUrl, runtimeUrl }) {
   };
 }
 
-module.exports = { DEFAULT_OPTIONS, OptionsError, normalizeOptions, validateOptions, applyCoreRules, clientOptions, PLUGIN };
+module.exports = { DEFAULT_OPTIONS, OptionsError, normalizeOptions, withSiteTitle, validateOptions, applyCoreRules, clientOptions, PLUGIN };

@@ -54,7 +54,7 @@ declare module "@theme/LecternPanel/Message" {
     readonly onRetry?: () => void;
     readonly canRetry?: boolean;
     readonly onNavigate?: () => void;
-    readonly texts?: { refusal?: string; refusalSuggestion?: string; slow?: string };
+    readonly texts?: { refusalSuggestion?: string; slow?: string };
   }
   export default function Message(props: Props): ReactNode;
 }

@@ -7,7 +7,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("node:path");
-const { normalizeOptions, validateOptions, applyCoreRules, clientOptions, DEFAULT_OPTIONS } = require("../src/options");
+const { normalizeOptions, withSiteTitle, validateOptions, applyCoreRules, clientOptions, DEFAULT_OPTIONS } = require("../src/options");
 const { loadRules } = require("../src/rules");
 
 const pkg = path.join(__dirname, "..", "..", "..", "pkg");
@@ -28,6 +28,18 @@ test("defaults: all the core's personas, the widget's conveniences on, chat opti
   assert.deepEqual(o.chat, {});
   assert.deepEqual(o.limits, { questionMaxChars: 1000, selectionMinChars: 10, selectionMaxChars: 5000 });
   for (const name of Object.keys(DEFAULT_OPTIONS)) assert.ok(name in o, name);
+});
+
+test("the site's title names it in the answers unless the options do", () => {
+  const named = (options, title) => withSiteTitle(normalizeOptions(options), title).chat.siteTitle;
+  assert.equal(named({}, "Jest"), "Jest");
+  assert.equal(named({ siteTitle: "Jest Docs" }, "Jest"), "Jest Docs");
+  assert.equal(named({ siteTitle: null }, "Jest"), null, "null: this site");
+  assert.equal(named({}, "  "), undefined);
+  assert.equal(named({}, undefined), undefined);
+  // The core checks it like any chat option.
+  assert.equal(applyCoreRules(withSiteTitle(normalizeOptions({}), "Jest"), rules).chat.siteTitle, "Jest");
+  fails({ siteTitle: "" }, /"siteTitle" must be a non-empty string/);
 });
 
 test("chat options go to the core; its refusal stops the build with its message and code", () => {

@@ -51,10 +51,12 @@
     constructor(url, options) {
       super(url, options);
       this.addEventListener("message", ({ data }) => {
-        if (data?.type === "progress" && typeof data.event?.phase === "string") {
-          const p = (fs.phases[data.event.phase] ??= { first: now(), last: now(), fromCache: data.event.fromCache ?? null });
+        // The runtime's rpc.js messages: {kind: "event", type: "progress", data} and
+        // {kind: "reply", ok, result}.
+        if (data?.kind === "event" && data.type === "progress" && typeof data.data?.phase === "string") {
+          const p = (fs.phases[data.data.phase] ??= { first: now(), last: now(), fromCache: data.data.fromCache ?? null });
           p.last = now();
-        } else if (data && data.ok === true && data.result && typeof data.result === "object" && "mode_used" in data.result) {
+        } else if (data?.kind === "reply" && data.ok === true && data.result && typeof data.result === "object" && "mode_used" in data.result) {
           fs.searches.push({ t: now(), mode: data.result.mode_used, confidence: data.result.confidence ?? null, chunks: data.result.chunks?.length ?? null });
         }
       });

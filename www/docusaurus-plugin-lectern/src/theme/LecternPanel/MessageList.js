@@ -45,7 +45,7 @@ function Welcome({ config, selection, onAsk, disabled }) {
  *   busy: boolean,
  *   welcomeDisabled: boolean,
  *   selection: string | null,
- *   texts?: {refusal?: string, refusalSuggestion?: string, slow?: string},
+ *   texts?: {refusalSuggestion?: string, slow?: string},
  *   feedback: Record<string, 'up' | 'down'>,
  *   onRate: (message: import('lectern/chat').Message, rating: 'up' | 'down' | null) => void,
  *   onAsk: (question: string) => void,

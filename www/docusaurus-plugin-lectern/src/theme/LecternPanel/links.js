@@ -18,10 +18,9 @@ function isSameOrigin(href) {
   }
 }
 
+/** The source's name as the core gave it (an answer stored before sources had one: its page). */
 export function sourceTitle(source) {
-  const chapter = source.chapter_title || source.heading_path?.[0] || source.url;
-  const section = source.section_title && source.section_title !== chapter ? source.section_title : null;
-  return section ? `${chapter} › ${section}` : chapter;
+  return source.title || source.chapter_title || source.url;
 }
 
 /** A link to a page of this site (client-side navigation) or elsewhere (new tab). */

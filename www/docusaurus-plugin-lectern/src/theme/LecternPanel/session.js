@@ -10,7 +10,7 @@
  * @property {import('lectern').Lectern} lectern
  * @property {import('lectern/chat').LecternChat} chat
  * @property {readonly import('lectern/chat').Persona[]} personas
- * @property {{refusal?: string, refusalSuggestion?: string, slow?: string}} texts
+ * @property {{refusalSuggestion?: string, slow?: string}} texts
  * @property {{question: number, selectionMin: number, selectionMax: number}} limits
  */
 /**
@@ -102,7 +102,7 @@ function createSession(config) {
       lectern,
       chat,
       personas: rules.personas,
-      texts: { refusal: rules.messages.refusal, refusalSuggestion: rules.messages.refusalSuggestion, slow: rules.messages.slow },
+      texts: { refusalSuggestion: rules.messages.refusalSuggestion, slow: rules.messages.slow },
       limits: { question: rules.limits.questionMaxChars, selectionMin: rules.limits.selectionMinChars, selectionMax: rules.limits.selectionMaxChars },
     };
     set({ phase: "ready" });

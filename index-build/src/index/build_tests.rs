@@ -1,7 +1,6 @@
 //! Incremental builds, proven by counting what the embedder is asked to embed.
 
-use super::build::build_bundle;
-use crate::index::ChunkEmbedder;
+use super::{build_bundle, BuildSummary, ChunkEmbedder, ShardSizes};
 use crate::site::{read_site, Overrides};
 use lectern::bundle::load_dir;
 use lectern::embed::EmbedError;
@@ -60,10 +59,10 @@ fn write_site(dir: &Path, page: &str) {
         .unwrap();
 }
 
-fn build(site: &Path, out: &Path, embedder: &CountingEmbedder) -> super::build::BuildSummary {
+fn build(site: &Path, out: &Path, embedder: &CountingEmbedder) -> BuildSummary {
     let overrides = Overrides { skip_node: true, ..Overrides::default() };
     let report = read_site(site, &overrides).unwrap();
-    build_bundle(&report, embedder, None, out, super::build::ShardSizes::default(), |_, _| {}).unwrap()
+    build_bundle(&report, embedder, None, out, ShardSizes::default(), |_, _| {}).unwrap()
 }
 
 #[test]

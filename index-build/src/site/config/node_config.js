@@ -3,8 +3,9 @@
 // a marker. Run by Lectern's index-build with `node -e`, after the plugin's
 // config-summary.js (which defines summarizeConfig: one definition for this
 // and for docusaurus-plugin-lectern, which passes the config Docusaurus has
-// loaded instead); the config path comes in LECTERN_CONFIG_FILE and the
-// working directory is the site folder.
+// loaded instead); the config path comes in LECTERN_CONFIG_FILE, the marker
+// to print before the JSON in LECTERN_RESULT_MARKER, and the working directory
+// is the site folder.
 //
 // The stand-alone CLI keeps this evaluator rather than jiti: it also indexes
 // checkouts without node_modules (the eval corpora, CI), where every import a
@@ -24,7 +25,7 @@ const vm = require('vm');
 const Module = require('module');
 const { pathToFileURL } = require('url');
 
-const MARKER = '__LECTERN_CONFIG__';
+const MARKER = process.env.LECTERN_RESULT_MARKER;
 const configFile = path.resolve(process.env.LECTERN_CONFIG_FILE || 'docusaurus.config.js');
 const warnings = [];
 

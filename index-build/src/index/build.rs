@@ -1,0 +1,121 @@
+//! From a read site to its bundle on disk: embeds the chunks (reusing the vectors of the
+//! bundle already there wherever what is embedded is unchanged), writes the bundle
+//! atomically, and sums up what was done. `lectern build` runs it, and `lectern eval` on a
+//! site folder.
+
+use super::{embed_chunks, ChunkEmbedder, EmbedStats, PreviousVectors};
+use crate::site::SiteReport;
+use lectern::bundle::{self, BundleChunk, BundleInput, ModelFileBytes, SiteInfo};
+use lectern::dense::DenseIndexConfig;
+use lectern::lexical::IndexOptions;
+use std::path::{Path, PathBuf};
+
+/// Target sizes of the bundle's shards, in bytes, and whether the dense index may get a
+/// graph (the default; `--no-embed` leaves it out).
+#[derive(Clone, Copy)]
+pub struct ShardSizes {
+    pub text: usize,
+    pub terms: usize,
+    pub dense_graph: bool,
+}
+
+/// Default target size of a chunk shard's text: a result fetches its shard.
+pub const DEFAULT_TEXT_SHARD_BYTES: usize = 16 * 1024;
+
+impl Default for ShardSizes {
+    fn default() -> Self {
+        ShardSizes { text: DEFAULT_TEXT_SHARD_BYTES, terms: bundle::DEFAULT_TERM_SHARD_BYTES, dense_graph: true }
+    }
+}
+
+/// What a build did, printed as a summary (or JSON).
+#[derive(serde::Serialize)]
+pub struct BuildSummary {
+    pub pages: usize,
+    pub chunks: usize,
+    pub characters: usize,
+    #[serde(flatten)]
+    pub embedding: EmbedStats,
+    /// Why no vector of the previous build could be reused, if none was.
+    pub full_rebuild_reason: Option<String>,
+    pub files: Vec<FileSize>,
+    pub total_bytes: u64,
+    pub seconds: f64,
+    pub skipped: usize,
+    /// The folders the pages were read from (every docs instance and version): what a dev
+    /// server watches to index again.
+    pub content_dirs: Vec<PathBuf>,
+    /// The model folder the vectors came from (set by the caller that loaded the model).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_dir: Option<PathBuf>,
+}
+
+/// One file of the bundle written, by name.
+#[derive(serde::Serialize)]
+pub struct FileSize {
+    pub name: String,
+    pub bytes: u64,
+}
+
+/// Embeds `report`'s chunks (reusing the vectors of the bundle already in `out` where the
+/// content is unchanged) and writes the bundle to `out`. `progress` is told how many texts
+/// were embedded, of how many.
+pub fn build_bundle(
+    report: &SiteReport,
+    embedder: &(dyn ChunkEmbedder + Sync),
+    model_files: Option<ModelFileBytes<'_>>,
+    out: &Path,
+    shards: ShardSizes,
+    progress: impl FnMut(usize, usize),
+) -> Result<BuildSummary, Box<dyn std::error::Error>> {
+    if report.chunks.is_empty() {
+        return Err(format!(
+            "{} has no text to index ({} pages, {} skipped files or sections; `lectern chunks` lists why)",
+            report.site_dir.display(),
+            report.pages.len(),
+            report.skipped.len()
+        )
+        .into());
+    }
+    let previous = PreviousVectors::load(out, embedder.fingerprint());
+    let (embedded, stats) = embed_chunks(&report.chunks, embedder, &previous, progress)?;
+    let chunks: Vec<BundleChunk> = embedded.into_iter().map(BundleChunk::from).collect();
+    let output = bundle::write_bundle(BundleInput {
+        chunks: &chunks,
+        model_fingerprint: embedder.fingerprint(),
+        dims: embedder.dims(),
+        site: SiteInfo { base_url: report.base_url.clone(), site_url: report.site_url.clone() },
+        pages: report.pages.len(),
+        model_files,
+        text_shard_bytes: shards.text,
+        term_shard_bytes: shards.terms,
+        lexical: IndexOptions::default(),
+        dense: if shards.dense_graph {
+            DenseIndexConfig::default()
+        } else {
+            DenseIndexConfig { graph_threshold: usize::MAX, ..DenseIndexConfig::default() }
+        },
+    })?;
+    bundle::write_dir(out, &output).map_err(|e| format!("cannot write the bundle to {}: {e}", out.display()))?;
+
+    let mut files: Vec<FileSize> =
+        output.files.iter().map(|(name, bytes)| FileSize { name: name.clone(), bytes: bytes.len() as u64 }).collect();
+    files.push(FileSize { name: bundle::MANIFEST_FILE.into(), bytes: output.manifest_json().len() as u64 });
+    Ok(BuildSummary {
+        pages: report.pages.len(),
+        chunks: chunks.len(),
+        characters: output.manifest.counts.characters,
+        full_rebuild_reason: if stats.reused == 0 { previous.not_reused.clone() } else { None },
+        embedding: stats,
+        total_bytes: files.iter().map(|f| f.bytes).sum(),
+        files,
+        seconds: 0.0,
+        skipped: report.skipped.len(),
+        content_dirs: report
+            .docs_instances
+            .iter()
+            .flat_map(|i| i.versions.iter().map(|v| v.content_dir.clone()))
+            .collect(),
+        model_dir: None,
+    })
+}

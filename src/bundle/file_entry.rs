@@ -1,0 +1,44 @@
+//! How the bundle names a file it holds: its name (relative, content-addressed), size and
+//! sha256 — what the manifest and the catalog pages list, and what every file read is
+//! checked against.
+
+use super::checksum::sha256_hex;
+use super::error::BundleError;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct FileEntry {
+    pub name: String,
+    pub bytes: u64,
+    pub sha256: String,
+}
+
+impl FileEntry {
+    pub fn describe(name: String, bytes: &[u8]) -> Self {
+        FileEntry { name, bytes: bytes.len() as u64, sha256: sha256_hex(bytes) }
+    }
+
+    /// Refuses bytes whose size or checksum differ from what the manifest recorded.
+    pub fn verify(&self, bytes: &[u8]) -> Result<(), BundleError> {
+        if bytes.len() as u64 != self.bytes {
+            return Err(BundleError::WrongSize {
+                name: self.name.clone(),
+                expected: self.bytes,
+                actual: bytes.len() as u64,
+            });
+        }
+        if sha256_hex(bytes) != self.sha256 {
+            return Err(BundleError::ChecksumMismatch { name: self.name.clone() });
+        }
+        Ok(())
+    }
+}
+
+/// Names are relative file names inside the bundle folder, nothing else.
+pub(super) fn check_name(name: &str) -> Result<(), BundleError> {
+    if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+        return Err(BundleError::Inconsistent(format!("file name {name:?} is not a plain file name")));
+    }
+    Ok(())
+}

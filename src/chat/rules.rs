@@ -1,0 +1,91 @@
+//! The chat's rules as data, for a UI and a site build that must not define them again: the
+//! personas a reader can pick, the length limits on a question and a selection, the fixed
+//! texts, and every option's default. The wasm facade hands them to JS as they are.
+
+use super::config::ChatConfig;
+use super::persona::Persona;
+use super::plan::{EMPTY_ANSWER_MESSAGE, REFUSAL_SUGGESTION, SLOW_MESSAGE};
+use crate::query::{QUESTION_MAX_CHARS, SELECTION_MAX_CHARS, SELECTION_MIN_CHARS};
+use serde::Serialize;
+
+/// What `chatRules()` returns.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct ChatRules {
+    /// `general` first, then the others in the order a picker shows them.
+    pub personas: Vec<PersonaInfo>,
+    pub limits: Limits,
+    pub messages: Messages,
+    /// Every option's default.
+    pub defaults: ChatConfig,
+}
+
+/// A persona a reader can pick.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "Persona"))]
+pub struct PersonaInfo {
+    pub id: Persona,
+    pub name: &'static str,
+    /// Added to the system prompt; null for `general`.
+    pub modifier: Option<&'static str>,
+}
+
+/// The length limits, in characters after trimming.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "ChatLimits"))]
+pub struct Limits {
+    pub question_max_chars: usize,
+    pub selection_min_chars: usize,
+    pub selection_max_chars: usize,
+}
+
+/// The texts that do not depend on the site. (The refusal names the site: it comes with the
+/// answer.)
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "ChatMessages"))]
+pub struct Messages {
+    /// Said under a refusal: what the reader can try instead.
+    pub refusal_suggestion: &'static str,
+    /// The answer when the LLM sent nothing.
+    pub empty_answer: &'static str,
+    /// Told when no first token came within `slowAfterMs`.
+    pub slow: &'static str,
+}
+
+/// The rules, as the core applies them.
+pub fn rules() -> ChatRules {
+    ChatRules {
+        personas: Persona::ALL
+            .into_iter()
+            .map(|p| PersonaInfo { id: p, name: p.name(), modifier: p.modifier() })
+            .collect(),
+        limits: Limits {
+            question_max_chars: QUESTION_MAX_CHARS,
+            selection_min_chars: SELECTION_MIN_CHARS,
+            selection_max_chars: SELECTION_MAX_CHARS,
+        },
+        messages: Messages {
+            refusal_suggestion: REFUSAL_SUGGESTION,
+            empty_answer: EMPTY_ANSWER_MESSAGE,
+            slow: SLOW_MESSAGE,
+        },
+        defaults: ChatConfig::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_as_js_reads_them() {
+        let rules = serde_json::to_value(rules()).unwrap();
+        assert_eq!(rules["personas"][0], serde_json::json!({"id": "general", "name": "General", "modifier": null}));
+        assert_eq!(rules["personas"].as_array().map(Vec::len), Some(Persona::ALL.len()));
+        assert_eq!(rules["limits"]["questionMaxChars"], QUESTION_MAX_CHARS);
+        assert_eq!(rules["messages"]["slow"], SLOW_MESSAGE);
+        assert_eq!(rules["defaults"]["storageKey"], "lectern:conversation:v1");
+    }
+}

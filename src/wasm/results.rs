@@ -1,0 +1,111 @@
+//! What a search takes and returns across the boundary, as plain JS objects: the options
+//! (camelCase, like every option) and the results (snake_case data, like the bundle's). The
+//! TypeScript declarations are generated from these types (`typescript.rs`); `Retriever`
+//! fills them. Compiled on every target, for that generator.
+
+use crate::bundle::ChunkMeta;
+use crate::query::Mode;
+use crate::search::{Confidence, NeededFile, SearchError, SearchMode, SearchOptions};
+use serde::{Deserialize, Serialize};
+
+/// Search options as JS passes them. Unknown fields are refused, so a typo is an error
+/// rather than a silently ignored option.
+#[derive(Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "SearchOptions", optional_fields))]
+pub struct JsSearchOptions {
+    /// Results to return, 1–50 (default 3).
+    pub k: Option<usize>,
+    /// Default "hybrid": semantic + keywords once the model is loaded, keywords until then.
+    pub mode: Option<SearchMode>,
+    /// Candidates per list before fusion, >= k (default 30).
+    pub candidates: Option<usize>,
+    /// Reciprocal-rank-fusion constant, > 0 (default 60).
+    pub rrf_k: Option<f32>,
+    /// Weight of the semantic list in the fusion, >= 0 (default 1).
+    pub dense_weight: Option<f32>,
+    /// Weight of the keyword list in the fusion, >= 0 (default 1).
+    pub lexical_weight: Option<f32>,
+    /// Drop results scoring below this, 0–1 (default 0).
+    pub min_score: Option<f32>,
+    /// Only chunks of these modules / docs versions (empty: all).
+    #[cfg_attr(feature = "typescript", ts(as = "Option<Filters>"))]
+    pub filters: Filters,
+    /// searchSelection only: retrieve nothing; the selection is the only context.
+    #[cfg_attr(feature = "typescript", ts(as = "Option<bool>"))]
+    pub selection_only: bool,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(optional_fields))]
+pub struct Filters {
+    #[cfg_attr(feature = "typescript", ts(as = "Option<Vec<String>>"))]
+    pub modules: Vec<String>,
+    #[cfg_attr(feature = "typescript", ts(as = "Option<Vec<String>>"))]
+    pub versions: Vec<String>,
+}
+
+impl JsSearchOptions {
+    /// The core's options: the defaults where none is given, checked.
+    pub fn to_core(&self) -> Result<SearchOptions, SearchError> {
+        let defaults = SearchOptions::default();
+        let k = self.k.unwrap_or(defaults.k);
+        let options = SearchOptions {
+            k,
+            mode: self.mode.unwrap_or(defaults.mode),
+            // Never fewer candidates than results asked for.
+            candidates: self.candidates.unwrap_or(defaults.candidates.max(k)),
+            rrf_k: self.rrf_k.unwrap_or(defaults.rrf_k),
+            dense_weight: self.dense_weight.unwrap_or(defaults.dense_weight),
+            lexical_weight: self.lexical_weight.unwrap_or(defaults.lexical_weight),
+            min_score: self.min_score.unwrap_or(defaults.min_score),
+            modules: self.filters.modules.clone(),
+            versions: self.filters.versions.clone(),
+            ..defaults
+        };
+        options.validate()?;
+        Ok(options)
+    }
+}
+
+/// What `Retriever.search` and `searchSelection` return.
+#[derive(Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct SearchResults<'a> {
+    /// "selected" for `searchSelection`, else "global".
+    pub mode: Mode,
+    /// The validated (trimmed) question.
+    pub question: &'a str,
+    /// The validated (trimmed) selection, in selected mode.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub selection: Option<&'a str>,
+    /// null only with `selectionOnly`, where nothing is retrieved.
+    pub confidence: Option<Confidence>,
+    /// Which search ran; null only with `selectionOnly`.
+    pub mode_used: Option<SearchMode>,
+    pub hits: Vec<Hit<'a>>,
+    /// Files the hits' metadata and text still need (catalog pages first: attach, then ask
+    /// `filesForChunks` again).
+    pub missing: Vec<NeededFile>,
+}
+
+/// One result of a search.
+#[derive(Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct Hit<'a> {
+    /// Chunk index in the bundle.
+    pub index: u32,
+    /// Its chunk shard (over all chunk shards), once its catalog page is attached.
+    pub shard: Option<usize>,
+    /// 0–1 relevance: the cosine when the search was semantic, else normalised BM25.
+    pub score: f32,
+    pub dense: Option<f32>,
+    pub lexical: Option<f32>,
+    pub fused: f32,
+    /// null until the chunk's metadata shard is attached (see `missing`).
+    pub chunk: Option<&'a ChunkMeta>,
+    /// null until the chunk's text shard is attached (see `missing`).
+    pub text: Option<&'a str>,
+}

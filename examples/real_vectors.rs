@@ -109,7 +109,13 @@ fn main() -> BoxResult<()> {
                 if l.query {
                     Ok(vec![l.text.clone()])
                 } else {
-                    embedder.windows(l.heading_path.as_deref().unwrap_or(""), &l.text)
+                    // The input keeps the path joined (texts.py), as the cached inputs were written.
+                    let path: Vec<String> = l
+                        .heading_path
+                        .as_deref()
+                        .map(|p| p.split(lectern::heading::HEADING_JOINER).map(str::to_owned).collect())
+                        .unwrap_or_default();
+                    embedder.windows(&path, &l.text)
                 }
             })
             .collect::<Result<_, _>>()?;

@@ -16,115 +16,11 @@
 //   - turns provider failures into JSON errors that never carry the key.
 // Every variable is described in README.md beside this folder.
 
+import { readConfig, normalizeOrigin, SECRET_HEADER } from "./config.mjs";
+import { json, error, corsHeaders, readCapped } from "./respond.mjs";
+import { createSlidingWindow } from "./sliding-window.mjs";
+
 export const COMPLETIONS_PATH = "/v1/chat/completions";
-
-const DEFAULTS = {
-  MAX_BODY_BYTES: 32768,
-  MAX_TOKENS: 1024,
-  RATE_LIMIT_PER_MINUTE: 20,
-  UPSTREAM_TIMEOUT_MS: 30000,
-};
-
-const WINDOW_MS = 60_000;
-// Bounds the in-isolate limiter's memory: past this many tracked clients, idle ones go first.
-const MAX_TRACKED_CLIENTS = 10_000;
-
-// Headers that carry credentials. They are never forwarded upstream (even if listed in
-// FORWARD_HEADERS) and never allowed in a CORS preflight.
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|api-key|x-api-key|openai-organization|openai-project)$|key|token|secret|auth|session|password/i;
-
-/** Reads the Worker's variables once per request; returns {config} or {error}. */
-function readConfig(env) {
-  const missing = ["UPSTREAM_URL", "API_KEY", "ALLOWED_ORIGINS"].filter((k) => !env?.[k]);
-  if (missing.length) return { error: `The proxy is not configured: ${missing.join(", ")} not set.` };
-  let upstream;
-  try {
-    upstream = new URL(env.UPSTREAM_URL);
-    if (upstream.protocol !== "https:" && upstream.protocol !== "http:") throw new Error();
-  } catch {
-    return { error: "The proxy is not configured: UPSTREAM_URL is not an http(s) URL." };
-  }
-  const int = (name) => {
-    const raw = env[name];
-    if (raw === undefined || raw === null || raw === "") return DEFAULTS[name];
-    const n = Number(raw);
-    return Number.isFinite(n) && n >= 0 ? Math.floor(n) : DEFAULTS[name];
-  };
-  const list = (raw) => String(raw ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  return {
-    config: {
-      upstream: upstream.href,
-      apiKey: String(env.API_KEY),
-      allowedOrigins: new Set(list(env.ALLOWED_ORIGINS).map(normalizeOrigin)),
-      maxBodyBytes: int("MAX_BODY_BYTES"),
-      maxTokens: Math.max(1, int("MAX_TOKENS")),
-      ratePerMinute: int("RATE_LIMIT_PER_MINUTE"),
-      upstreamTimeoutMs: int("UPSTREAM_TIMEOUT_MS"),
-      model: env.MODEL ? String(env.MODEL) : null,
-      authHeader: env.AUTH_HEADER ? String(env.AUTH_HEADER) : "Authorization",
-      forwardHeaders: list(env.FORWARD_HEADERS).map((h) => h.toLowerCase()).filter((h) => !SECRET_HEADER.test(h)),
-      rateLimiter: typeof env.RATE_LIMITER?.limit === "function" ? env.RATE_LIMITER : null,
-    },
-  };
-}
-
-/** "https://Example.com/" and "https://example.com" are the same origin. */
-function normalizeOrigin(o) {
-  if (o === "*") return o;
-  try {
-    return new URL(o).origin;
-  } catch {
-    return o.toLowerCase().replace(/\/+$/, "");
-  }
-}
-
-function json(status, value, headers = {}) {
-  return new Response(JSON.stringify(value), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
-  });
-}
-
-/** The proxy's error body: the shape of OpenAI's, with one of Lectern's stable codes. */
-function error(status, code, message, headers = {}) {
-  return json(status, { error: { message, code } }, headers);
-}
-
-/** CORS headers for a response to an allowed origin (echoed, never "*" with a real list). */
-function corsHeaders(origin, config) {
-  return {
-    "access-control-allow-origin": config.allowedOrigins.has("*") ? "*" : origin,
-    "access-control-expose-headers": "retry-after",
-    vary: "Origin",
-  };
-}
-
-/** Reads at most `max` bytes of the body; null if it is longer (then nothing more is read). */
-async function readCapped(request, max) {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > max) return null; // refused before reading
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => {});
-      return null; // a chunked body without Content-Length is capped here
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
-}
 
 /** Removes the key, and anything shaped like a provider key, from a text shown to clients. */
 function scrub(text, apiKey) {
@@ -157,28 +53,7 @@ export function limitBody(body, { maxTokens, model }) {
  * rate-limit windows live in this closure, i.e. per isolate.
  */
 export function createProxy({ fetch: fetchUpstream = (...a) => globalThis.fetch(...a), now = () => Date.now() } = {}) {
-  const windows = new Map(); // client key -> ascending request times within the window
-
-  /** The in-isolate sliding window: null if allowed, else seconds until a slot frees up. */
-  function slidingWindow(key, limit) {
-    if (!(limit > 0)) return null; // 0 disables it
-    const t = now();
-    const times = (windows.get(key) ?? []).filter((x) => x > t - WINDOW_MS);
-    if (times.length >= limit) {
-      windows.set(key, times);
-      return Math.max(1, Math.ceil((times[0] + WINDOW_MS - t) / 1000));
-    }
-    times.push(t);
-    windows.delete(key); // re-insert so Map order is least-recently-used first
-    windows.set(key, times);
-    if (windows.size > MAX_TRACKED_CLIENTS) {
-      for (const k of windows.keys()) {
-        windows.delete(k);
-        if (windows.size <= MAX_TRACKED_CLIENTS) break;
-      }
-    }
-    return null;
-  }
+  const slidingWindow = createSlidingWindow({ now });
 
   async function handle(request, env) {
     const url = new URL(request.url);

@@ -3,16 +3,26 @@
 // defaults, so every other module reads `config.x` and never `env.X`. Every variable is
 // described in README.md beside this folder.
 
+export const SITEVERIFY_URL = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
+
 const DEFAULTS = {
   MAX_BODY_BYTES: 32768,
   MAX_TOKENS: 1024,
   RATE_LIMIT_PER_MINUTE: 20,
   UPSTREAM_TIMEOUT_MS: 30000,
+  TURNSTILE_CACHE_SECONDS: 1800,
+  DAILY_QUOTA_PER_CLIENT: 0,
+  DAILY_TOKEN_BUDGET: 0,
 };
 
 // Headers that carry credentials. They are never forwarded upstream (even if listed in
 // FORWARD_HEADERS) and never allowed in a CORS preflight.
 export const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|api-key|x-api-key|openai-organization|openai-project)$|key|token|secret|auth|session|password/i;
+
+// The header that carries a Turnstile token from the page. Its name avoids the words above
+// so a preflight allows it; it is still never forwarded upstream (it proves something to
+// this proxy only, and a provider has no use for it).
+export const TURNSTILE_HEADER = "x-lectern-turnstile";
 
 /** "https://Example.com/" and "https://example.com" are the same origin. */
 export function normalizeOrigin(o) {
@@ -47,6 +57,20 @@ export function readConfig(env) {
   };
   const list = (raw) => String(raw ?? "").split(",").map((s) => s.trim()).filter(Boolean);
 
+  // Abuse protection (all off unless configured). The daily limits must be exact across
+  // Cloudflare's isolates and locations, which only the LIMITS Durable Object gives: a
+  // limit that silently counted per isolate would promise a cap it does not keep.
+  const turnstileVerifyUrl = httpUrl(env.TURNSTILE_VERIFY_URL || SITEVERIFY_URL);
+  if (!turnstileVerifyUrl) return { error: "The proxy is not configured: TURNSTILE_VERIFY_URL is not an http(s) URL." };
+  const limits = typeof env.LIMITS?.idFromName === "function" && typeof env.LIMITS?.get === "function" ? env.LIMITS : null;
+  const dailyQuota = int("DAILY_QUOTA_PER_CLIENT");
+  const dailyTokenBudget = int("DAILY_TOKEN_BUDGET");
+  for (const [name, value] of [["DAILY_QUOTA_PER_CLIENT", dailyQuota], ["DAILY_TOKEN_BUDGET", dailyTokenBudget]]) {
+    if (value > 0 && !limits) {
+      return { error: `The proxy is not configured: ${name} needs the LIMITS Durable Object binding (see README.md).` };
+    }
+  }
+
   return {
     config: {
       upstream: upstream.href,
@@ -60,8 +84,14 @@ export function readConfig(env) {
       authHeader: env.AUTH_HEADER ? String(env.AUTH_HEADER) : "Authorization",
       forwardHeaders: list(env.FORWARD_HEADERS)
         .map((h) => h.toLowerCase())
-        .filter((h) => !SECRET_HEADER.test(h)),
+        .filter((h) => !SECRET_HEADER.test(h) && h !== TURNSTILE_HEADER),
       rateLimiter: typeof env.RATE_LIMITER?.limit === "function" ? env.RATE_LIMITER : null,
+      turnstile: env.TURNSTILE_SECRET
+        ? { secret: String(env.TURNSTILE_SECRET), verifyUrl: turnstileVerifyUrl.href, cacheMs: int("TURNSTILE_CACHE_SECONDS") * 1000 }
+        : null,
+      limits,
+      dailyQuota,
+      dailyTokenBudget,
     },
   };
 }

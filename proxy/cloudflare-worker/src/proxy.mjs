@@ -8,6 +8,10 @@
 //     origins (ALLOWED_ORIGINS);
 //   - rate-limits each client IP (an in-isolate sliding window, plus Cloudflare's
 //     rate-limiting binding RATE_LIMITER when one is bound);
+//   - optionally, guards the site's LLM bill against scripts: a Cloudflare Turnstile check
+//     (turnstile.mjs; the verdict remembered per client), a per-client daily question quota
+//     and a site-wide daily token budget, decided by one ledger (ledger.mjs) that lives in
+//     the LIMITS Durable Object (limits-object.mjs) so its counts are exact;
 //   - caps the request body (MAX_BODY_BYTES) and the answer length (MAX_TOKENS), forces
 //     n = 1 and, optionally, the model (MODEL), so a visitor cannot run up the bill;
 //   - drops every client header (so no client-supplied credential reaches the provider) and
@@ -16,9 +20,12 @@
 //   - turns provider failures into JSON errors that never carry the key.
 // Every variable is described in README.md beside this folder.
 
-import { readConfig, normalizeOrigin, SECRET_HEADER } from "./config.mjs";
+import { readConfig, normalizeOrigin, SECRET_HEADER, TURNSTILE_HEADER } from "./config.mjs";
 import { json, error, corsHeaders, readCapped } from "./respond.mjs";
 import { createSlidingWindow } from "./sliding-window.mjs";
+import { verifyTurnstile } from "./turnstile.mjs";
+import { isolateLedger, ledgerFor, REFUSALS } from "./limits.mjs";
+import { promptTokens, completionCap, charge, meterBody } from "./usage.mjs";
 
 export const COMPLETIONS_PATH = "/v1/chat/completions";
 
@@ -49,22 +56,23 @@ export function limitBody(body, { maxTokens, model }) {
 }
 
 /**
- * Builds a proxy. `fetch` (the upstream fetch) and `now` are injectable for tests; the
- * rate-limit windows live in this closure, i.e. per isolate.
+ * Builds a proxy. `fetch` (every outbound fetch: the provider and Turnstile's siteverify)
+ * and `now` are injectable for tests; the rate-limit windows and, without the LIMITS
+ * binding, the Turnstile verdicts live in this closure, i.e. per isolate.
  */
-export function createProxy({ fetch: fetchUpstream = (...a) => globalThis.fetch(...a), now = () => Date.now() } = {}) {
+export function createProxy({ fetch: fetchOut = (...a) => globalThis.fetch(...a), now = () => Date.now() } = {}) {
   const slidingWindow = createSlidingWindow({ now });
+  const ownLedger = isolateLedger();
 
-  async function handle(request, env) {
+  async function handle(request, env, ctx) {
     const url = new URL(request.url);
     if (url.pathname !== COMPLETIONS_PATH) {
       return error(404, "NOT_FOUND", `Not found. This proxy serves only POST ${COMPLETIONS_PATH}.`);
     }
+    const { config, error: configError } = readConfig(env);
     if (request.method !== "POST" && request.method !== "OPTIONS") {
       return error(405, "METHOD_NOT_ALLOWED", "Use POST.", { allow: "POST, OPTIONS" });
     }
-
-    const { config, error: configError } = readConfig(env);
     if (configError) return error(500, "PROXY_MISCONFIGURED", configError);
 
     // Browsers send Origin on every cross-origin request and on same-origin POSTs, so a
@@ -95,8 +103,12 @@ export function createProxy({ fetch: fetchUpstream = (...a) => globalThis.fetch(
       });
     }
 
-    // Rate limit before reading the body, so a flood costs as little as possible.
     const client = request.headers.get("cf-connecting-ip") ?? "anonymous";
+    return completions(request, config, { cors, client, ctx });
+  }
+
+  async function completions(request, config, { cors, client, ctx }) {
+    // Rate limit before reading the body, so a flood costs as little as possible.
     const wait = slidingWindow(client, config.ratePerMinute);
     if (wait !== null) {
       return error(429, "RATE_LIMITED", "Too many requests. Please wait before asking again.", { ...cors, "retry-after": String(wait) });
@@ -114,6 +126,28 @@ export function createProxy({ fetch: fetchUpstream = (...a) => globalThis.fetch(
       }
     }
 
+    // A Turnstile token is verified when one is sent (the page sends one with its first
+    // question, and again when told TURNSTILE_REQUIRED); without one, the client's
+    // remembered verdict decides, in the ledger, below.
+    const refuse = (code, headers = {}) => error(REFUSALS[code].status, code, REFUSALS[code].message, { ...cors, ...headers });
+    let turnstilePassed = false;
+    const token = request.headers.get(TURNSTILE_HEADER);
+    if (config.turnstile && token) {
+      const { verdict } = await verifyTurnstile({
+        fetch: fetchOut,
+        url: config.turnstile.verifyUrl,
+        secret: config.turnstile.secret,
+        token,
+        remoteip: client === "anonymous" ? undefined : client,
+      });
+      if (verdict === "misconfigured") {
+        return error(500, "PROXY_MISCONFIGURED", "The proxy is not configured: siteverify rejects TURNSTILE_SECRET.", cors);
+      }
+      if (verdict === "unavailable") return refuse("TURNSTILE_UNAVAILABLE");
+      if (verdict === "fail") return refuse("TURNSTILE_FAILED");
+      turnstilePassed = true;
+    }
+
     const raw = await readCapped(request, config.maxBodyBytes);
     if (raw === null) {
       return error(413, "PAYLOAD_TOO_LARGE", `The request is larger than ${config.maxBodyBytes} bytes.`, cors);
@@ -129,6 +163,64 @@ export function createProxy({ fetch: fetchUpstream = (...a) => globalThis.fetch(
     }
     const upstreamBody = limitBody(body, config);
 
+    // The daily limits and the Turnstile verdict, decided in one call to the ledger. Its
+    // failure refuses the question: the limits guard the site's bill, so they fail closed.
+    const ledger = ledgerFor(config, ownLedger);
+    const prompt = promptTokens(upstreamBody);
+    const cap = completionCap(upstreamBody);
+    const reserved = config.dailyTokenBudget > 0 ? prompt + cap : 0;
+    let admission = null;
+    if (ledger) {
+      try {
+        admission = await ledger.admit({
+          client,
+          at: now(),
+          turnstile: config.turnstile ? { passed: turnstilePassed, cacheMs: config.turnstile.cacheMs } : null,
+          quota: config.dailyQuota,
+          budget: config.dailyTokenBudget,
+          reserve: reserved,
+        });
+      } catch {
+        return error(503, "PROXY_ERROR", "The proxy could not check its limits. Try again in a moment.", { ...cors, "retry-after": "5" });
+      }
+      if (!admission.admitted) {
+        const retry = admission.retryAfter ? { "retry-after": String(admission.retryAfter) } : {};
+        return refuse(admission.code, retry);
+      }
+    }
+    // What an admitted question finally costs, told to the ledger once (never throws).
+    const counted = config.dailyQuota > 0 || config.dailyTokenBudget > 0; // (then LIMITS is bound)
+    const settle = ({ used, refundQuestion }) => {
+      if (!counted) return undefined;
+      const done = ledger.settle({ client, day: admission.day, reserved, used, refundQuestion }).catch(() => {});
+      ctx?.waitUntil?.(done);
+      return done;
+    };
+
+    const { upstream, failure } = await forward(request, config, upstreamBody, cors);
+    if (failure) {
+      settle({ used: 0, refundQuestion: true }); // the provider answered nothing
+      return failure;
+    }
+
+    // The body is handed over as a stream: each SSE event reaches the browser as soon as the
+    // provider sends it. Only the content type is copied from the provider's headers. Under
+    // a token budget it passes through a meter that counts the answer as it goes by.
+    const contentType = upstream.headers.get("content-type") ?? "text/event-stream";
+    let answer = upstream.body;
+    if (config.dailyTokenBudget > 0) {
+      const onEnd = ({ completionBytes, reportedTotal }) => settle({ used: charge({ prompt, cap, completionBytes, reportedTotal }) });
+      if (answer) answer = meterBody(answer, { sse: /event-stream/i.test(contentType), onEnd });
+      else onEnd({ completionBytes: 0 });
+    }
+    return new Response(answer, {
+      status: upstream.status,
+      headers: { ...cors, "content-type": contentType, "cache-control": "no-store" },
+    });
+  }
+
+  /** Sends the question to the provider: {upstream} its successful Response, or {failure} the error Response to return. */
+  async function forward(request, config, upstreamBody, cors) {
     // A fresh header set: nothing the client sent reaches the provider except the
     // allow-listed FORWARD_HEADERS, and the key is added here, server-side.
     const headers = new Headers({
@@ -147,7 +239,7 @@ export function createProxy({ fetch: fetchUpstream = (...a) => globalThis.fetch(
     const timer = config.upstreamTimeoutMs > 0 ? setTimeout(() => controller.abort(), config.upstreamTimeoutMs) : null;
     let upstream;
     try {
-      upstream = await fetchUpstream(config.upstream, {
+      upstream = await fetchOut(config.upstream, {
         method: "POST",
         headers,
         body: JSON.stringify(upstreamBody),
@@ -155,45 +247,33 @@ export function createProxy({ fetch: fetchUpstream = (...a) => globalThis.fetch(
       });
     } catch {
       if (controller.signal.aborted) {
-        return error(504, "LLM_TIMEOUT", "The language model service did not answer in time.", cors);
+        return { failure: error(504, "LLM_TIMEOUT", "The language model service did not answer in time.", cors) };
       }
-      return error(502, "LLM_UNAVAILABLE", "The language model service could not be reached.", cors);
+      return { failure: error(502, "LLM_UNAVAILABLE", "The language model service could not be reached.", cors) };
     } finally {
       if (timer) clearTimeout(timer);
     }
+    if (upstream.ok) return { upstream };
 
-    if (!upstream.ok) {
-      // Provider error bodies can quote the key (even partly masked), the organisation or
-      // the account's limits: only a scrubbed message and the status go back.
-      let message = "The language model service returned an error.";
-      try {
-        const text = await upstream.text();
-        const parsed = JSON.parse(text);
-        const m = parsed?.error?.message ?? parsed?.message;
-        if (typeof m === "string" && m) message = scrub(m, config.apiKey);
-      } catch {}
-      const s = upstream.status;
-      const extra = {};
-      const retryAfter = upstream.headers.get("retry-after");
-      if (s === 429 && retryAfter) extra["retry-after"] = retryAfter;
-      // 401/403/404 mean the proxy's own key, model or URL is wrong: nothing the visitor
-      // can fix, and the provider's text about it is for the operator only.
-      if (s === 401 || s === 403 || s === 404) {
-        return json(502, { error: { message: "The language model service rejected the proxy's request.", code: "LLM_UNAVAILABLE", upstream_status: s } }, cors);
-      }
-      return json(s >= 400 && s <= 599 ? s : 502, { error: { message, code: "LLM_UNAVAILABLE", upstream_status: s } }, { ...cors, ...extra });
+    // Provider error bodies can quote the key (even partly masked), the organisation or
+    // the account's limits: only a scrubbed message and the status go back.
+    let message = "The language model service returned an error.";
+    try {
+      const text = await upstream.text();
+      const parsed = JSON.parse(text);
+      const m = parsed?.error?.message ?? parsed?.message;
+      if (typeof m === "string" && m) message = scrub(m, config.apiKey);
+    } catch {}
+    const s = upstream.status;
+    const extra = {};
+    const retryAfter = upstream.headers.get("retry-after");
+    if (s === 429 && retryAfter) extra["retry-after"] = retryAfter;
+    // 401/403/404 mean the proxy's own key, model or URL is wrong: nothing the visitor
+    // can fix, and the provider's text about it is for the operator only.
+    if (s === 401 || s === 403 || s === 404) {
+      return { failure: json(502, { error: { message: "The language model service rejected the proxy's request.", code: "LLM_UNAVAILABLE", upstream_status: s } }, cors) };
     }
-
-    // The body is handed over as a stream: each SSE event reaches the browser as soon as the
-    // provider sends it. Only the content type is copied from the provider's headers.
-    return new Response(upstream.body, {
-      status: upstream.status,
-      headers: {
-        ...cors,
-        "content-type": upstream.headers.get("content-type") ?? "text/event-stream",
-        "cache-control": "no-store",
-      },
-    });
+    return { failure: json(s >= 400 && s <= 599 ? s : 502, { error: { message, code: "LLM_UNAVAILABLE", upstream_status: s } }, { ...cors, ...extra }) };
   }
 
   return {
@@ -207,4 +287,3 @@ export function createProxy({ fetch: fetchUpstream = (...a) => globalThis.fetch(
     },
   };
 }
-

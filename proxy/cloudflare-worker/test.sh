@@ -4,9 +4,10 @@
 #   2. test/proxy.test.mjs                 - the Worker's handler, against that server
 #   3. test/ledger.test.mjs                - the abuse limits' daily ledger on its own
 #   4. test/abuse.test.mjs                 - Turnstile, daily quota and token budget via the handler
-#   5. test/wrangler-dev.test.mjs          - the Worker in workerd via `wrangler dev --local`
+#   5. test/events.test.mjs                - the usage-event sink via the handler
+#   6. test/wrangler-dev.test.mjs          - the Worker in workerd via `wrangler dev --local`
 # Installs the pinned wrangler (npm ci) only when node_modules is missing or older than the
-# lockfile, so a second run installs nothing. Needs Node >= 20.3 and, for step 5 on a first
+# lockfile, so a second run installs nothing. Needs Node >= 20.3 and, for step 6 on a first
 # run, the npm registry.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -24,4 +25,5 @@ exec node --test --test-concurrency=1 \
   test/proxy.test.mjs \
   test/ledger.test.mjs \
   test/abuse.test.mjs \
+  test/events.test.mjs \
   test/wrangler-dev.test.mjs

@@ -13,6 +13,8 @@ const DEFAULTS = {
   TURNSTILE_CACHE_SECONDS: 1800,
   DAILY_QUOTA_PER_CLIENT: 0,
   DAILY_TOKEN_BUDGET: 0,
+  EVENTS_PER_MINUTE: 60,
+  EVENTS_KV_TTL_DAYS: 90,
 };
 
 // Headers that carry credentials. They are never forwarded upstream (even if listed in
@@ -70,6 +72,7 @@ export function readConfig(env) {
       return { error: `The proxy is not configured: ${name} needs the LIMITS Durable Object binding (see README.md).` };
     }
   }
+  const truthy = (raw) => /^(1|true|yes|on)$/i.test(String(raw ?? "").trim());
 
   return {
     config: {
@@ -92,6 +95,13 @@ export function readConfig(env) {
       limits,
       dailyQuota,
       dailyTokenBudget,
+      events: {
+        dataset: typeof env.EVENTS_DATASET?.writeDataPoint === "function" ? env.EVENTS_DATASET : null,
+        kv: typeof env.EVENTS_KV?.put === "function" ? env.EVENTS_KV : null,
+        perMinute: int("EVENTS_PER_MINUTE"),
+        storeText: truthy(env.EVENTS_STORE_TEXT),
+        kvTtlDays: int("EVENTS_KV_TTL_DAYS"),
+      },
     },
   };
 }

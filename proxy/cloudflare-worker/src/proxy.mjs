@@ -17,7 +17,9 @@
 //   - drops every client header (so no client-supplied credential reaches the provider) and
 //     adds the key (API_KEY, a Wrangler secret) itself;
 //   - streams the provider's SSE body back unchanged, without buffering;
-//   - turns provider failures into JSON errors that never carry the key.
+//   - turns provider failures into JSON errors that never carry the key;
+//   - optionally, takes the widget's usage events at /v1/events into the owner's Analytics
+//     Engine dataset or KV namespace (events.mjs).
 // Every variable is described in README.md beside this folder.
 
 import { readConfig, normalizeOrigin, SECRET_HEADER, TURNSTILE_HEADER } from "./config.mjs";
@@ -26,6 +28,7 @@ import { createSlidingWindow } from "./sliding-window.mjs";
 import { verifyTurnstile } from "./turnstile.mjs";
 import { isolateLedger, ledgerFor, REFUSALS } from "./limits.mjs";
 import { promptTokens, completionCap, charge, meterBody } from "./usage.mjs";
+import { acceptEvents, eventsEnabled, EVENTS_PATH } from "./events.mjs";
 
 export const COMPLETIONS_PATH = "/v1/chat/completions";
 
@@ -62,14 +65,20 @@ export function limitBody(body, { maxTokens, model }) {
  */
 export function createProxy({ fetch: fetchOut = (...a) => globalThis.fetch(...a), now = () => Date.now() } = {}) {
   const slidingWindow = createSlidingWindow({ now });
+  const eventsWindow = createSlidingWindow({ now });
   const ownLedger = isolateLedger();
 
   async function handle(request, env, ctx) {
     const url = new URL(request.url);
-    if (url.pathname !== COMPLETIONS_PATH) {
+    const route = url.pathname === COMPLETIONS_PATH ? "completions" : url.pathname === EVENTS_PATH ? "events" : null;
+    if (!route) {
       return error(404, "NOT_FOUND", `Not found. This proxy serves only POST ${COMPLETIONS_PATH}.`);
     }
     const { config, error: configError } = readConfig(env);
+    // The events route exists only where a sink is bound: otherwise it is any other path.
+    if (route === "events" && (configError || !eventsEnabled(config))) {
+      return error(404, "NOT_FOUND", `Not found. This proxy serves only POST ${COMPLETIONS_PATH}.`);
+    }
     if (request.method !== "POST" && request.method !== "OPTIONS") {
       return error(405, "METHOD_NOT_ALLOWED", "Use POST.", { allow: "POST, OPTIONS" });
     }
@@ -104,6 +113,9 @@ export function createProxy({ fetch: fetchOut = (...a) => globalThis.fetch(...a)
     }
 
     const client = request.headers.get("cf-connecting-ip") ?? "anonymous";
+    if (route === "events") {
+      return acceptEvents(request, config, { cors, client, origin, at: now(), window: eventsWindow });
+    }
     return completions(request, config, { cors, client, ctx });
   }
 

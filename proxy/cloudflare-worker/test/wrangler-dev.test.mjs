@@ -5,7 +5,7 @@
 // abuse limits work on a real Durable Object (test/wrangler.limits.toml): Turnstile pass and
 // fail with its documented test secrets (against test/siteverify-server.mjs, a local
 // stand-in for siteverify: no internet here) and the verdict remembered, the daily quota,
-// and the token budget under concurrent answers.
+// the token budget under concurrent answers, and events written to a local KV namespace.
 // Skipped (with a message) when wrangler is not installed: run ./test.sh, which installs it.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -15,6 +15,8 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { startLlmServer } from "../../../scripts/llm-server/server.mjs";
 import { promptTokens } from "../src/usage.mjs";
 import { startSiteverify, DUMMY_TOKEN, PASS_SECRET, FAIL_SECRET } from "./siteverify-server.mjs";
@@ -198,7 +200,7 @@ test("wrangler dev: a [[ratelimits]] binding reaches the Worker as env.RATE_LIMI
   }
 });
 
-test("wrangler dev: Turnstile pass, verdict remembered in the Durable Object, daily quota", { skip: SKIP, timeout: 120_000 }, async () => {
+test("wrangler dev: Turnstile pass, verdict remembered in the Durable Object, daily quota, events to KV", { skip: SKIP, timeout: 120_000 }, async () => {
   const persistTo = mkdtempSync(path.join(stateDir, "limits-"));
   const w = await startWrangler({
     config: "test/wrangler.limits.toml",
@@ -228,9 +230,30 @@ test("wrangler dev: Turnstile pass, verdict remembered in the Durable Object, da
     assert.ok(Number(over.retryAfter) > 0 && Number(over.retryAfter) <= 86400, over.retryAfter);
     assert.equal((await outcome(await post(w.url, { ip: "198.51.100.20", token: DUMMY_TOKEN }))).status, 200);
     assert.equal(upstream.requests().length, 4);
+
+    const events = await fetch(w.url + "/v1/events", {
+      method: "POST",
+      headers: { origin: SITE, "content-type": "application/json", "cf-connecting-ip": "203.0.113.9" },
+      body: JSON.stringify({ events: [{ kind: "answered", page: "/docs/intro", confidence: "high", question: "private" }] }),
+    });
+    assert.equal(events.status, 204, await events.clone().text());
   } finally {
     await w.stop();
   }
+  // What the Worker wrote to its local KV namespace, read back with wrangler's own CLI.
+  const run = promisify(execFile);
+  const kv = (...args) => run(WRANGLER, ["kv", "key", ...args, "--binding", "EVENTS_KV", "--local", "--persist-to", persistTo, "--config", "test/wrangler.limits.toml"], {
+    cwd: ROOT,
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", NO_COLOR: "1", CI: "true" },
+  });
+  const listed = (await kv("list")).stdout;
+  const keys = JSON.parse(listed.slice(listed.indexOf("["))).map((k) => k.name);
+  assert.equal(keys.length, 1, listed);
+  assert.match(keys[0], /^events:\d{4}-\d{2}-\d{2}:\d{13}:[0-9a-f]{8}$/);
+  const stored = JSON.parse((await kv("get", keys[0])).stdout.trim());
+  assert.equal(stored.kind, "answered");
+  assert.equal(stored.origin, SITE);
+  assert.equal(stored.question, undefined, "no reader text without EVENTS_STORE_TEXT");
 });
 
 test("wrangler dev: Turnstile's always-fail test secret refuses the dummy token", { skip: SKIP, timeout: 120_000 }, async () => {

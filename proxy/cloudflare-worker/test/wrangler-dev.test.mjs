@@ -9,21 +9,14 @@
 // Skipped (with a message) when wrangler is not installed: run ./test.sh, which installs it.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { startLlmServer } from "../../../scripts/llm-server/server.mjs";
 import { promptTokens } from "../src/usage.mjs";
 import { startSiteverify, DUMMY_TOKEN, PASS_SECRET, FAIL_SECRET } from "./siteverify-server.mjs";
+import { HAVE_WRANGLER, startWrangler as start, localKvKeys, localKvGet } from "./start-wrangler.mjs";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const WRANGLER = path.join(ROOT, "node_modules", ".bin", "wrangler");
-const HAVE_WRANGLER = existsSync(WRANGLER);
 const KEY = "sk-test-WRANGLER-0123456789abcdef";
 const SITE = "http://localhost:3000";
 const PROMPT = "[1] Robotics › Kinematics\nForward kinematics maps joint angles to a pose.";
@@ -42,70 +35,8 @@ after(async () => {
   if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 });
 
-/** A free local port (asked of the OS, then released for wrangler to take). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/**
- * Starts `wrangler dev --local` and resolves when it says "Ready on". Offline-friendly:
- * no telemetry, no fetch of the `request.cf` data. Returns {url, stop(), output()}.
- */
-async function startWrangler({ config = "wrangler.toml", vars = {}, persistTo = stateDir } = {}) {
-  const port = await freePort();
-  const inspector = await freePort();
-  const args = [
-    "dev", "--local", "--config", config, "--ip", "127.0.0.1", "--port", String(port),
-    "--inspector-port", String(inspector), "--persist-to", persistTo,
-    "--show-interactive-dev-session=false",
-  ];
-  for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
-  const child = spawn(WRANGLER, args, {
-    cwd: ROOT,
-    detached: true, // its own process group, so stop() ends workerd too
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", NO_COLOR: "1", CI: "true" },
-  });
-  let out = "";
-  const ready = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`wrangler dev did not start in 60 s:\n${out}`)), 60_000);
-    const onData = (d) => {
-      out += d;
-      if (/Ready on http/.test(out)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`wrangler dev exited (${code}):\n${out}`));
-    });
-  });
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once("exit", r));
-    try { process.kill(-child.pid, "SIGTERM"); } catch {}
-    const t = setTimeout(() => { try { process.kill(-child.pid, "SIGKILL"); } catch {} }, 5000);
-    await exited;
-    clearTimeout(t);
-  };
-  try {
-    await ready;
-  } catch (e) {
-    await stop();
-    throw e;
-  }
-  return { url: `http://127.0.0.1:${port}`, stop, output: () => out };
-}
+/** wrangler dev with its state in this file's temporary folder unless told otherwise. */
+const startWrangler = ({ persistTo = stateDir, ...options } = {}) => start({ persistTo, ...options });
 
 const post = (url, { origin = SITE, body, ip = "203.0.113.9", token } = {}) =>
   fetch(url + "/v1/chat/completions", {
@@ -241,16 +172,11 @@ test("wrangler dev: Turnstile pass, verdict remembered in the Durable Object, da
     await w.stop();
   }
   // What the Worker wrote to its local KV namespace, read back with wrangler's own CLI.
-  const run = promisify(execFile);
-  const kv = (...args) => run(WRANGLER, ["kv", "key", ...args, "--binding", "EVENTS_KV", "--local", "--persist-to", persistTo, "--config", "test/wrangler.limits.toml"], {
-    cwd: ROOT,
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", NO_COLOR: "1", CI: "true" },
-  });
-  const listed = (await kv("list")).stdout;
-  const keys = JSON.parse(listed.slice(listed.indexOf("["))).map((k) => k.name);
-  assert.equal(keys.length, 1, listed);
+  const where = { binding: "EVENTS_KV", config: "test/wrangler.limits.toml", persistTo };
+  const keys = await localKvKeys(where);
+  assert.equal(keys.length, 1, keys.join());
   assert.match(keys[0], /^events:\d{4}-\d{2}-\d{2}:\d{13}:[0-9a-f]{8}$/);
-  const stored = JSON.parse((await kv("get", keys[0])).stdout.trim());
+  const stored = JSON.parse((await localKvGet({ ...where, key: keys[0] })).trim());
   assert.equal(stored.kind, "answered");
   assert.equal(stored.origin, SITE);
   assert.equal(stored.question, undefined, "no reader text without EVENTS_STORE_TEXT");

@@ -31,13 +31,21 @@ export function freePort() {
  * Starts `wrangler dev --local` with `config`, `vars` (as --var) and its state under
  * `persistTo`, and resolves when it says "Ready on". Returns {url, pid, stop(), output()};
  * wrangler and workerd run in their own process group (`pid` is its id).
+ *
+ * `inspector: false` turns off wrangler's DevTools bridge. With it on (the default, as a
+ * developer runs `wrangler dev`), wrangler enables the DevTools Network domain on the Worker
+ * and relays every network event, one per chunk of every streamed answer, to its node
+ * process: under hundreds of concurrent streams that traffic, not the Worker, saturates
+ * wrangler (BENCHMARKS.md, "The keyless proxy under load"). wrangler 4.86 has no flag for
+ * it; it leaves the bridge off when VSCODE_INSPECTOR_OPTIONS is set (so as not to clash
+ * with VS Code's debugger), which is what this sets.
  */
-export async function startWrangler({ config = "wrangler.toml", vars = {}, persistTo }) {
+export async function startWrangler({ config = "wrangler.toml", vars = {}, persistTo, inspector = true }) {
   const port = await freePort();
-  const inspector = await freePort();
+  const inspectorPort = await freePort();
   const args = [
     "dev", "--local", "--config", config, "--ip", "127.0.0.1", "--port", String(port),
-    "--inspector-port", String(inspector), "--persist-to", persistTo,
+    "--inspector-port", String(inspectorPort), "--persist-to", persistTo,
     "--show-interactive-dev-session=false",
   ];
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
@@ -45,7 +53,7 @@ export async function startWrangler({ config = "wrangler.toml", vars = {}, persi
     cwd: ROOT,
     detached: true, // its own process group, so stop() ends workerd too
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...ENV },
+    env: { ...process.env, ...ENV, ...(inspector ? {} : { VSCODE_INSPECTOR_OPTIONS: "{}" }) },
   });
   let out = "";
   const ready = new Promise((resolve, reject) => {

@@ -486,6 +486,11 @@ export async function startLlmServer(options = {}) {
       else res.destroy();
     }
   });
+  // Node closes an idle keep-alive connection after 5 s, about when a client that pauses
+  // between questions (a reader thinking; scripts/bench/proxy-load.mjs) sends its next one on
+  // it: the request then races the close and fails as a lost connection, which is no fault
+  // the test meant to inject. A provider keeps connections open far longer; so does this.
+  server.keepAliveTimeout = 65_000;
 
   await new Promise((resolve, reject) => {
     server.once("error", reject);

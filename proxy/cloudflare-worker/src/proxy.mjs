@@ -8,123 +8,29 @@
 //     origins (ALLOWED_ORIGINS);
 //   - rate-limits each client IP (an in-isolate sliding window, plus Cloudflare's
 //     rate-limiting binding RATE_LIMITER when one is bound);
+//   - optionally, guards the site's LLM bill against scripts: a Cloudflare Turnstile check
+//     (turnstile.mjs; the verdict remembered per client), a per-client daily question quota
+//     and a site-wide daily token budget, decided by one ledger (ledger.mjs) that lives in
+//     the LIMITS Durable Object (limits-object.mjs) so its counts are exact;
 //   - caps the request body (MAX_BODY_BYTES) and the answer length (MAX_TOKENS), forces
 //     n = 1 and, optionally, the model (MODEL), so a visitor cannot run up the bill;
 //   - drops every client header (so no client-supplied credential reaches the provider) and
 //     adds the key (API_KEY, a Wrangler secret) itself;
 //   - streams the provider's SSE body back unchanged, without buffering;
-//   - turns provider failures into JSON errors that never carry the key.
+//   - turns provider failures into JSON errors that never carry the key;
+//   - optionally, takes the widget's usage events at /v1/events into the owner's Analytics
+//     Engine dataset or KV namespace (events.mjs).
 // Every variable is described in README.md beside this folder.
 
+import { readConfig, normalizeOrigin, SECRET_HEADER, TURNSTILE_HEADER } from "./config.mjs";
+import { json, error, corsHeaders, readCapped } from "./respond.mjs";
+import { createSlidingWindow } from "./sliding-window.mjs";
+import { verifyTurnstile } from "./turnstile.mjs";
+import { isolateLedger, ledgerFor, REFUSALS } from "./limits.mjs";
+import { promptTokens, completionCap, charge, meterBody } from "./usage.mjs";
+import { acceptEvents, eventsEnabled, EVENTS_PATH } from "./events.mjs";
+
 export const COMPLETIONS_PATH = "/v1/chat/completions";
-
-const DEFAULTS = {
-  MAX_BODY_BYTES: 32768,
-  MAX_TOKENS: 1024,
-  RATE_LIMIT_PER_MINUTE: 20,
-  UPSTREAM_TIMEOUT_MS: 30000,
-};
-
-const WINDOW_MS = 60_000;
-// Bounds the in-isolate limiter's memory: past this many tracked clients, idle ones go first.
-const MAX_TRACKED_CLIENTS = 10_000;
-
-// Headers that carry credentials. They are never forwarded upstream (even if listed in
-// FORWARD_HEADERS) and never allowed in a CORS preflight.
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|api-key|x-api-key|openai-organization|openai-project)$|key|token|secret|auth|session|password/i;
-
-/** Reads the Worker's variables once per request; returns {config} or {error}. */
-function readConfig(env) {
-  const missing = ["UPSTREAM_URL", "API_KEY", "ALLOWED_ORIGINS"].filter((k) => !env?.[k]);
-  if (missing.length) return { error: `The proxy is not configured: ${missing.join(", ")} not set.` };
-  let upstream;
-  try {
-    upstream = new URL(env.UPSTREAM_URL);
-    if (upstream.protocol !== "https:" && upstream.protocol !== "http:") throw new Error();
-  } catch {
-    return { error: "The proxy is not configured: UPSTREAM_URL is not an http(s) URL." };
-  }
-  const int = (name) => {
-    const raw = env[name];
-    if (raw === undefined || raw === null || raw === "") return DEFAULTS[name];
-    const n = Number(raw);
-    return Number.isFinite(n) && n >= 0 ? Math.floor(n) : DEFAULTS[name];
-  };
-  const list = (raw) => String(raw ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  return {
-    config: {
-      upstream: upstream.href,
-      apiKey: String(env.API_KEY),
-      allowedOrigins: new Set(list(env.ALLOWED_ORIGINS).map(normalizeOrigin)),
-      maxBodyBytes: int("MAX_BODY_BYTES"),
-      maxTokens: Math.max(1, int("MAX_TOKENS")),
-      ratePerMinute: int("RATE_LIMIT_PER_MINUTE"),
-      upstreamTimeoutMs: int("UPSTREAM_TIMEOUT_MS"),
-      model: env.MODEL ? String(env.MODEL) : null,
-      authHeader: env.AUTH_HEADER ? String(env.AUTH_HEADER) : "Authorization",
-      forwardHeaders: list(env.FORWARD_HEADERS).map((h) => h.toLowerCase()).filter((h) => !SECRET_HEADER.test(h)),
-      rateLimiter: typeof env.RATE_LIMITER?.limit === "function" ? env.RATE_LIMITER : null,
-    },
-  };
-}
-
-/** "https://Example.com/" and "https://example.com" are the same origin. */
-function normalizeOrigin(o) {
-  if (o === "*") return o;
-  try {
-    return new URL(o).origin;
-  } catch {
-    return o.toLowerCase().replace(/\/+$/, "");
-  }
-}
-
-function json(status, value, headers = {}) {
-  return new Response(JSON.stringify(value), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
-  });
-}
-
-/** The proxy's error body: the shape of OpenAI's, with one of Lectern's stable codes. */
-function error(status, code, message, headers = {}) {
-  return json(status, { error: { message, code } }, headers);
-}
-
-/** CORS headers for a response to an allowed origin (echoed, never "*" with a real list). */
-function corsHeaders(origin, config) {
-  return {
-    "access-control-allow-origin": config.allowedOrigins.has("*") ? "*" : origin,
-    "access-control-expose-headers": "retry-after",
-    vary: "Origin",
-  };
-}
-
-/** Reads at most `max` bytes of the body; null if it is longer (then nothing more is read). */
-async function readCapped(request, max) {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > max) return null; // refused before reading
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => {});
-      return null; // a chunked body without Content-Length is capped here
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
-}
 
 /** Removes the key, and anything shaped like a provider key, from a text shown to clients. */
 function scrub(text, apiKey) {
@@ -153,43 +59,29 @@ export function limitBody(body, { maxTokens, model }) {
 }
 
 /**
- * Builds a proxy. `fetch` (the upstream fetch) and `now` are injectable for tests; the
- * rate-limit windows live in this closure, i.e. per isolate.
+ * Builds a proxy. `fetch` (every outbound fetch: the provider and Turnstile's siteverify)
+ * and `now` are injectable for tests; the rate-limit windows and, without the LIMITS
+ * binding, the Turnstile verdicts live in this closure, i.e. per isolate.
  */
-export function createProxy({ fetch: fetchUpstream = (...a) => globalThis.fetch(...a), now = () => Date.now() } = {}) {
-  const windows = new Map(); // client key -> ascending request times within the window
+export function createProxy({ fetch: fetchOut = (...a) => globalThis.fetch(...a), now = () => Date.now() } = {}) {
+  const slidingWindow = createSlidingWindow({ now });
+  const eventsWindow = createSlidingWindow({ now });
+  const ownLedger = isolateLedger();
 
-  /** The in-isolate sliding window: null if allowed, else seconds until a slot frees up. */
-  function slidingWindow(key, limit) {
-    if (!(limit > 0)) return null; // 0 disables it
-    const t = now();
-    const times = (windows.get(key) ?? []).filter((x) => x > t - WINDOW_MS);
-    if (times.length >= limit) {
-      windows.set(key, times);
-      return Math.max(1, Math.ceil((times[0] + WINDOW_MS - t) / 1000));
-    }
-    times.push(t);
-    windows.delete(key); // re-insert so Map order is least-recently-used first
-    windows.set(key, times);
-    if (windows.size > MAX_TRACKED_CLIENTS) {
-      for (const k of windows.keys()) {
-        windows.delete(k);
-        if (windows.size <= MAX_TRACKED_CLIENTS) break;
-      }
-    }
-    return null;
-  }
-
-  async function handle(request, env) {
+  async function handle(request, env, ctx) {
     const url = new URL(request.url);
-    if (url.pathname !== COMPLETIONS_PATH) {
+    const route = url.pathname === COMPLETIONS_PATH ? "completions" : url.pathname === EVENTS_PATH ? "events" : null;
+    if (!route) {
+      return error(404, "NOT_FOUND", `Not found. This proxy serves only POST ${COMPLETIONS_PATH}.`);
+    }
+    const { config, error: configError } = readConfig(env);
+    // The events route exists only where a sink is bound: otherwise it is any other path.
+    if (route === "events" && (configError || !eventsEnabled(config))) {
       return error(404, "NOT_FOUND", `Not found. This proxy serves only POST ${COMPLETIONS_PATH}.`);
     }
     if (request.method !== "POST" && request.method !== "OPTIONS") {
       return error(405, "METHOD_NOT_ALLOWED", "Use POST.", { allow: "POST, OPTIONS" });
     }
-
-    const { config, error: configError } = readConfig(env);
     if (configError) return error(500, "PROXY_MISCONFIGURED", configError);
 
     // Browsers send Origin on every cross-origin request and on same-origin POSTs, so a
@@ -220,8 +112,15 @@ export function createProxy({ fetch: fetchUpstream = (...a) => globalThis.fetch(
       });
     }
 
-    // Rate limit before reading the body, so a flood costs as little as possible.
     const client = request.headers.get("cf-connecting-ip") ?? "anonymous";
+    if (route === "events") {
+      return acceptEvents(request, config, { cors, client, origin, at: now(), window: eventsWindow });
+    }
+    return completions(request, config, { cors, client, ctx });
+  }
+
+  async function completions(request, config, { cors, client, ctx }) {
+    // Rate limit before reading the body, so a flood costs as little as possible.
     const wait = slidingWindow(client, config.ratePerMinute);
     if (wait !== null) {
       return error(429, "RATE_LIMITED", "Too many requests. Please wait before asking again.", { ...cors, "retry-after": String(wait) });
@@ -239,6 +138,28 @@ export function createProxy({ fetch: fetchUpstream = (...a) => globalThis.fetch(
       }
     }
 
+    // A Turnstile token is verified when one is sent (the page sends one with its first
+    // question, and again when told TURNSTILE_REQUIRED); without one, the client's
+    // remembered verdict decides, in the ledger, below.
+    const refuse = (code, headers = {}) => error(REFUSALS[code].status, code, REFUSALS[code].message, { ...cors, ...headers });
+    let turnstilePassed = false;
+    const token = request.headers.get(TURNSTILE_HEADER);
+    if (config.turnstile && token) {
+      const { verdict } = await verifyTurnstile({
+        fetch: fetchOut,
+        url: config.turnstile.verifyUrl,
+        secret: config.turnstile.secret,
+        token,
+        remoteip: client === "anonymous" ? undefined : client,
+      });
+      if (verdict === "misconfigured") {
+        return error(500, "PROXY_MISCONFIGURED", "The proxy is not configured: siteverify rejects TURNSTILE_SECRET.", cors);
+      }
+      if (verdict === "unavailable") return refuse("TURNSTILE_UNAVAILABLE");
+      if (verdict === "fail") return refuse("TURNSTILE_FAILED");
+      turnstilePassed = true;
+    }
+
     const raw = await readCapped(request, config.maxBodyBytes);
     if (raw === null) {
       return error(413, "PAYLOAD_TOO_LARGE", `The request is larger than ${config.maxBodyBytes} bytes.`, cors);
@@ -254,6 +175,64 @@ export function createProxy({ fetch: fetchUpstream = (...a) => globalThis.fetch(
     }
     const upstreamBody = limitBody(body, config);
 
+    // The daily limits and the Turnstile verdict, decided in one call to the ledger. Its
+    // failure refuses the question: the limits guard the site's bill, so they fail closed.
+    const ledger = ledgerFor(config, ownLedger);
+    const prompt = promptTokens(upstreamBody);
+    const cap = completionCap(upstreamBody);
+    const reserved = config.dailyTokenBudget > 0 ? prompt + cap : 0;
+    let admission = null;
+    if (ledger) {
+      try {
+        admission = await ledger.admit({
+          client,
+          at: now(),
+          turnstile: config.turnstile ? { passed: turnstilePassed, cacheMs: config.turnstile.cacheMs } : null,
+          quota: config.dailyQuota,
+          budget: config.dailyTokenBudget,
+          reserve: reserved,
+        });
+      } catch {
+        return error(503, "PROXY_ERROR", "The proxy could not check its limits. Try again in a moment.", { ...cors, "retry-after": "5" });
+      }
+      if (!admission.admitted) {
+        const retry = admission.retryAfter ? { "retry-after": String(admission.retryAfter) } : {};
+        return refuse(admission.code, retry);
+      }
+    }
+    // What an admitted question finally costs, told to the ledger once (never throws).
+    const counted = config.dailyQuota > 0 || config.dailyTokenBudget > 0; // (then LIMITS is bound)
+    const settle = ({ used, refundQuestion }) => {
+      if (!counted) return undefined;
+      const done = ledger.settle({ client, day: admission.day, reserved, used, refundQuestion }).catch(() => {});
+      ctx?.waitUntil?.(done);
+      return done;
+    };
+
+    const { upstream, failure } = await forward(request, config, upstreamBody, cors);
+    if (failure) {
+      settle({ used: 0, refundQuestion: true }); // the provider answered nothing
+      return failure;
+    }
+
+    // The body is handed over as a stream: each SSE event reaches the browser as soon as the
+    // provider sends it. Only the content type is copied from the provider's headers. Under
+    // a token budget it passes through a meter that counts the answer as it goes by.
+    const contentType = upstream.headers.get("content-type") ?? "text/event-stream";
+    let answer = upstream.body;
+    if (config.dailyTokenBudget > 0) {
+      const onEnd = ({ completionBytes, reportedTotal }) => settle({ used: charge({ prompt, cap, completionBytes, reportedTotal }) });
+      if (answer) answer = meterBody(answer, { sse: /event-stream/i.test(contentType), onEnd });
+      else onEnd({ completionBytes: 0 });
+    }
+    return new Response(answer, {
+      status: upstream.status,
+      headers: { ...cors, "content-type": contentType, "cache-control": "no-store" },
+    });
+  }
+
+  /** Sends the question to the provider: {upstream} its successful Response, or {failure} the error Response to return. */
+  async function forward(request, config, upstreamBody, cors) {
     // A fresh header set: nothing the client sent reaches the provider except the
     // allow-listed FORWARD_HEADERS, and the key is added here, server-side.
     const headers = new Headers({
@@ -272,7 +251,7 @@ export function createProxy({ fetch: fetchUpstream = (...a) => globalThis.fetch(
     const timer = config.upstreamTimeoutMs > 0 ? setTimeout(() => controller.abort(), config.upstreamTimeoutMs) : null;
     let upstream;
     try {
-      upstream = await fetchUpstream(config.upstream, {
+      upstream = await fetchOut(config.upstream, {
         method: "POST",
         headers,
         body: JSON.stringify(upstreamBody),
@@ -280,45 +259,33 @@ export function createProxy({ fetch: fetchUpstream = (...a) => globalThis.fetch(
       });
     } catch {
       if (controller.signal.aborted) {
-        return error(504, "LLM_TIMEOUT", "The language model service did not answer in time.", cors);
+        return { failure: error(504, "LLM_TIMEOUT", "The language model service did not answer in time.", cors) };
       }
-      return error(502, "LLM_UNAVAILABLE", "The language model service could not be reached.", cors);
+      return { failure: error(502, "LLM_UNAVAILABLE", "The language model service could not be reached.", cors) };
     } finally {
       if (timer) clearTimeout(timer);
     }
+    if (upstream.ok) return { upstream };
 
-    if (!upstream.ok) {
-      // Provider error bodies can quote the key (even partly masked), the organisation or
-      // the account's limits: only a scrubbed message and the status go back.
-      let message = "The language model service returned an error.";
-      try {
-        const text = await upstream.text();
-        const parsed = JSON.parse(text);
-        const m = parsed?.error?.message ?? parsed?.message;
-        if (typeof m === "string" && m) message = scrub(m, config.apiKey);
-      } catch {}
-      const s = upstream.status;
-      const extra = {};
-      const retryAfter = upstream.headers.get("retry-after");
-      if (s === 429 && retryAfter) extra["retry-after"] = retryAfter;
-      // 401/403/404 mean the proxy's own key, model or URL is wrong: nothing the visitor
-      // can fix, and the provider's text about it is for the operator only.
-      if (s === 401 || s === 403 || s === 404) {
-        return json(502, { error: { message: "The language model service rejected the proxy's request.", code: "LLM_UNAVAILABLE", upstream_status: s } }, cors);
-      }
-      return json(s >= 400 && s <= 599 ? s : 502, { error: { message, code: "LLM_UNAVAILABLE", upstream_status: s } }, { ...cors, ...extra });
+    // Provider error bodies can quote the key (even partly masked), the organisation or
+    // the account's limits: only a scrubbed message and the status go back.
+    let message = "The language model service returned an error.";
+    try {
+      const text = await upstream.text();
+      const parsed = JSON.parse(text);
+      const m = parsed?.error?.message ?? parsed?.message;
+      if (typeof m === "string" && m) message = scrub(m, config.apiKey);
+    } catch {}
+    const s = upstream.status;
+    const extra = {};
+    const retryAfter = upstream.headers.get("retry-after");
+    if (s === 429 && retryAfter) extra["retry-after"] = retryAfter;
+    // 401/403/404 mean the proxy's own key, model or URL is wrong: nothing the visitor
+    // can fix, and the provider's text about it is for the operator only.
+    if (s === 401 || s === 403 || s === 404) {
+      return { failure: json(502, { error: { message: "The language model service rejected the proxy's request.", code: "LLM_UNAVAILABLE", upstream_status: s } }, cors) };
     }
-
-    // The body is handed over as a stream: each SSE event reaches the browser as soon as the
-    // provider sends it. Only the content type is copied from the provider's headers.
-    return new Response(upstream.body, {
-      status: upstream.status,
-      headers: {
-        ...cors,
-        "content-type": upstream.headers.get("content-type") ?? "text/event-stream",
-        "cache-control": "no-store",
-      },
-    });
+    return { failure: json(s >= 400 && s <= 599 ? s : 502, { error: { message, code: "LLM_UNAVAILABLE", upstream_status: s } }, { ...cors, ...extra }) };
   }
 
   return {
@@ -332,4 +299,3 @@ export function createProxy({ fetch: fetchUpstream = (...a) => globalThis.fetch(
     },
   };
 }
-

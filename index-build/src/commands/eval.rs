@@ -231,41 +231,73 @@ fn print_report(report: &Report) {
     let k = report.k;
     println!("{} ({} chunks), k = {k}", report.target, report.chunks);
     println!(
-        "{:<8} {:<8} {:>4} {:>6} {:>6} {:>6} {:>6} {:>8}  {:>10} {:>10} {:>9} {:>10} {:>10}",
+        "{:<8} {:<8} {:>4} {:>6} {:>6} {:>6} {:>6} {:>6} {:>8} {:>7}  {:>10} {:>10} {:>9} {:>10} {:>10} {:>6}",
         "split",
         "mode",
         "n",
         "hit@1",
         "hit@3",
         "hit@5",
+        "hit@10",
         "MRR",
         "nDCG@10",
+        "context",
         "selection",
         "elsewhere",
         "false ref",
         "near-miss",
-        "off-topic"
+        "off-topic",
+        "AUC"
     );
     for row in &report.summaries {
         let s = &row.summary;
         println!(
-            "{:<8} {:<8} {:>4} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>8.3}  {:>10} {:>10} {:>9} {:>10} {:>10}",
+            "{:<8} {:<8} {:>4} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>8.3} {:>7.3}  {:>10} {:>10} {:>9} {:>10} {:>10} {:>6}",
             row.split,
             format!("{:?}", row.mode).to_lowercase(),
             s.answerable,
             s.hit_at_1,
             s.hit_at_3,
             s.hit_at_5,
+            s.hit_at_10,
             s.mrr,
             s.ndcg_at_10,
+            s.context_recall,
             format!("{}/{}", s.selection_hits, s.selection),
             format!("{}/{}", s.selection_elsewhere_hits, s.selection_elsewhere),
             format!("{}/{}", s.false_refusals, s.answerable),
             format!("{}/{}", s.near_miss_refused, s.near_miss),
             format!("{}/{}", s.off_topic_refused, s.off_topic),
+            s.refusal_auc.map_or("-".into(), |a| format!("{a:.3}")),
         );
     }
-    println!("(selection: answer in the top {k} or the selection itself; elsewhere: answer outside the selection, in the top {k}; ref = refused)");
+    println!("(selection: answer in the top {k} or the selection itself; elsewhere: answer outside the selection, in the top {k}; ref = refused; context: answer in what the LLM reads; AUC: confidence score, answerable vs near-miss)");
+    println!("follow-ups (fu) and the reliability of each confidence label:");
+    println!(
+        "{:<8} {:<8} {:>4} {:>6} {:>6} {:>6} {:>7} {:>8}   reliability (right first / labelled)",
+        "split", "mode", "fu", "", "hit@1", "hit@3", "context", "refused"
+    );
+    for row in &report.summaries {
+        let s = &row.summary;
+        let labels: Vec<String> = ["high", "medium", "low"]
+            .iter()
+            .filter_map(|l| {
+                s.reliability.get(*l).map(|r| format!("{l} {}/{} ({:.2})", r.right_first, r.questions, r.share))
+            })
+            .collect();
+        println!(
+            "{:<8} {:<8} {:>4} {:>6} {:>6.3} {:>6.3} {:>7.3} {:>8}   {}",
+            row.split,
+            format!("{:?}", row.mode).to_lowercase(),
+            s.follow_up,
+            "",
+            s.follow_up_hit_at_1,
+            s.follow_up_hit_at_3,
+            s.follow_up_context_recall,
+            format!("{}/{}", s.follow_up_refused, s.follow_up),
+            labels.join(", ")
+        );
+    }
     for mo in &report.outcomes {
         let o = &mo.outcome;
         let mode = format!("{:?}", mo.mode).to_lowercase();

@@ -7,6 +7,9 @@ use lectern::embed::Embedder;
 use lectern::search::{Confidence, HybridSearch, SearchMode, SearchOptions};
 use std::collections::HashMap;
 
+/// Sections the chat puts in the LLM's context (`chat::DEFAULT_K`).
+const CONTEXT_SECTIONS: usize = 5;
+
 /// One bundle ready to question, with the query vectors computed so far.
 pub struct Evaluator<'a> {
     pub search: &'a HybridSearch,
@@ -91,10 +94,27 @@ impl<'a> Evaluator<'a> {
         // Every fused candidate: the reader's k results are a prefix of this list.
         let options = SearchOptions { k: options.candidates.min(50), mode, ..options.clone() };
         let results = self.search.search(&query, vector.as_deref(), &options).map_err(|e| format!("{}: {e}", q.id))?;
-        let urls = results.hits.iter().filter_map(|h| self.search.chunk(h.index)).map(|c| c.url.clone()).collect();
+        let urls: Vec<String> =
+            results.hits.iter().filter_map(|h| self.search.chunk(h.index)).map(|c| c.url.clone()).collect();
         let confidence = format!("{:?}", results.confidence).to_lowercase();
+        let rule = match results.mode_used {
+            SearchMode::Lexical => &options.keyword_confidence,
+            SearchMode::Dense | SearchMode::Hybrid => &options.semantic_confidence,
+        };
+        // What the chat sends the LLM today: the top k = 5 sections, whole.
+        let mut context: Vec<String> = Vec::new();
+        for url in &urls {
+            if context.len() == CONTEXT_SECTIONS {
+                break;
+            }
+            if !context.contains(url) {
+                context.push(url.clone());
+            }
+        }
         let mut outcome = Outcome::new(q, urls, results.confidence == Confidence::None, confidence, selection_of);
+        outcome.confidence_score = rule.score(&results.signals);
         outcome.signals = results.signals;
+        outcome.context = context;
         Ok(outcome)
     }
 

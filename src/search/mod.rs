@@ -10,6 +10,8 @@ mod fusion;
 #[cfg(feature = "search")]
 mod hybrid;
 #[cfg(feature = "search")]
+mod parts;
+#[cfg(feature = "search")]
 mod sharded;
 
 pub use confidence::{Confidence, ConfidenceRule, Signals};
@@ -18,5 +20,7 @@ pub use error::SearchError;
 pub use fusion::{reciprocal_rank_fusion, RankedList};
 #[cfg(feature = "search")]
 pub use hybrid::{Hit, HybridSearch, SearchMode, SearchOptions, SearchResults};
+#[cfg(feature = "search")]
+pub use parts::matched_part;
 #[cfg(feature = "search")]
 pub use sharded::{NeededFile, Part, ShardedError, ShardedSearch, PAGES_AT_OPEN};

@@ -117,7 +117,7 @@ pub fn run(args: EvalArgs) -> CommandResult {
             title_boost: t.title_boost.unwrap_or(defaults.title_boost),
             bm25: Bm25Params::new(t.bm25_k1.unwrap_or(defaults.bm25.k1), t.bm25_b.unwrap_or(defaults.bm25.b))?,
         };
-        let sections = chunks.iter().zip(&texts).map(|(c, t)| (c.heading_path.as_slice(), t.as_str()));
+        let sections = chunks.iter().zip(&texts).map(|(c, t)| (c, t.as_str()));
         lexical = lectern::bundle::lexical_index(sections, options)?;
     }
     let mut search = HybridSearch::new(chunks, lexical)?;
@@ -131,7 +131,7 @@ pub fn run(args: EvalArgs) -> CommandResult {
         ..defaults
     };
 
-    let mut evaluator = Evaluator::new(&search, &texts, &embedder);
+    let mut evaluator = Evaluator::new(&search, &texts, Some(&embedder));
     let unknown = evaluator.unknown_urls(&all);
     if !unknown.is_empty() {
         return Err(format!(

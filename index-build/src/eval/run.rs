@@ -4,7 +4,7 @@
 use super::metrics::Outcome;
 use super::questions::{selection_text, Question};
 use lectern::embed::Embedder;
-use lectern::search::{Confidence, HybridSearch, SearchMode, SearchOptions};
+use lectern::search::{matched_part, Confidence, HybridSearch, SearchMode, SearchOptions};
 use std::collections::HashMap;
 
 /// Sections the chat puts in the LLM's context (`chat::DEFAULT_K`).
@@ -14,12 +14,13 @@ const CONTEXT_SECTIONS: usize = 5;
 pub struct Evaluator<'a> {
     pub search: &'a HybridSearch,
     pub texts: &'a [String],
-    pub embedder: &'a Embedder,
+    /// The model, for the modes that embed the question (none: keyword search only).
+    pub embedder: Option<&'a Embedder>,
     vectors: HashMap<String, Vec<f32>>,
 }
 
 impl<'a> Evaluator<'a> {
-    pub fn new(search: &'a HybridSearch, texts: &'a [String], embedder: &'a Embedder) -> Self {
+    pub fn new(search: &'a HybridSearch, texts: &'a [String], embedder: Option<&'a Embedder>) -> Self {
         Evaluator { search, texts, embedder, vectors: HashMap::new() }
     }
 
@@ -53,7 +54,9 @@ impl<'a> Evaluator<'a> {
     /// Every expected and selection URL that the bundle does not have: a question file out of
     /// step with the site would otherwise read as misses.
     pub fn unknown_urls(&self, questions: &[Question]) -> Vec<String> {
-        let known: std::collections::HashSet<&str> = self.search.chunks().iter().map(|c| c.url.as_str()).collect();
+        let known: std::collections::HashSet<&str> = (self.search.chunks().iter())
+            .flat_map(|c| std::iter::once(c.url.as_str()).chain(c.parts.iter().map(|p| p.url.as_str())))
+            .collect();
         let mut unknown = Vec::new();
         for q in questions {
             let selection = match &q.selection {
@@ -94,8 +97,16 @@ impl<'a> Evaluator<'a> {
         // Every fused candidate: the reader's k results are a prefix of this list.
         let options = SearchOptions { k: options.candidates.min(50), mode, ..options.clone() };
         let results = self.search.search(&query, vector.as_deref(), &options).map_err(|e| format!("{}: {e}", q.id))?;
-        let urls: Vec<String> =
-            results.hits.iter().filter_map(|h| self.search.chunk(h.index)).map(|c| c.url.clone()).collect();
+        // Each result links to the part of its chunk that matched (a merged short section's own anchor).
+        let urls: Vec<String> = results
+            .hits
+            .iter()
+            .filter_map(|h| {
+                let chunk = self.search.chunk(h.index)?;
+                let text = self.texts.get(h.index as usize).map_or("", String::as_str);
+                Some(chunk.part_url(matched_part(chunk, text, &query, self.search.lexical())).to_string())
+            })
+            .collect();
         let confidence = format!("{:?}", results.confidence).to_lowercase();
         let rule = match results.mode_used {
             SearchMode::Lexical => &options.keyword_confidence,
@@ -122,7 +133,8 @@ impl<'a> Evaluator<'a> {
         if let Some(v) = self.vectors.get(text) {
             return Ok(v.clone());
         }
-        let v = self.embedder.embed(text).map_err(|e| e.to_string())?;
+        let embedder = self.embedder.ok_or("no model to embed the question with")?;
+        let v = embedder.embed(text).map_err(|e| e.to_string())?;
         self.vectors.insert(text.to_string(), v.clone());
         Ok(v)
     }

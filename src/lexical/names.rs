@@ -50,7 +50,7 @@ pub fn query_names(query: &str) -> Vec<String> {
         let quoted = word.contains('`');
         let trimmed = word.trim_matches(|c: char| !is_name_char(c) || c == '.' || c == ':');
         // A word that opens with dashes keeps them: `--watch`.
-        let dashes = word.trim_start_matches(|c: char| matches!(c, '`' | '"' | '\'' | '(')).starts_with('-');
+        let dashes = word.trim_start_matches(['`', '"', '\'', '(']).starts_with('-');
         let start = if dashes { word.find('-').unwrap_or(0) } else { word.find(trimmed).unwrap_or(0) };
         let Some(name) = word.get(start..).and_then(heading_name) else { continue };
         let inner = name.trim_start_matches('-');

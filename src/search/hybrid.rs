@@ -291,8 +291,7 @@ impl HybridSearch {
         if named.is_empty() {
             return fused;
         }
-        let (mut front, rest): (Vec<(u32, f32)>, Vec<(u32, f32)>) =
-            fused.into_iter().partition(|(doc, _)| named.contains(doc));
+        let (mut front, rest): (Vec<_>, Vec<_>) = fused.into_iter().partition(|(doc, _)| named.contains(doc));
         for doc in named {
             if !front.iter().any(|(d, _)| *d == doc) {
                 front.push((doc, 0.0));

@@ -5,6 +5,8 @@
 
 mod confidence;
 #[cfg(feature = "search")]
+mod conversation;
+#[cfg(feature = "search")]
 mod error;
 mod fusion;
 #[cfg(feature = "search")]
@@ -15,6 +17,8 @@ mod parts;
 mod sharded;
 
 pub use confidence::{Confidence, ConfidenceRule, Signals};
+#[cfg(feature = "search")]
+pub use conversation::{follow_up_query, FollowUpOptions};
 #[cfg(feature = "search")]
 pub use error::SearchError;
 pub use fusion::{reciprocal_rank_fusion, RankedList};

@@ -7,7 +7,7 @@ use crate::index::{build_bundle, ShardSizes};
 use lectern::bundle::{load_dir, LoadedBundle, MANIFEST_FILE};
 use lectern::embed::{Embedder, ModelFiles, ModelVariant};
 use lectern::lexical::{Bm25Params, IndexOptions};
-use lectern::search::{HybridSearch, SearchMode, SearchOptions};
+use lectern::search::{FollowUpOptions, HybridSearch, SearchMode, SearchOptions};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -61,6 +61,11 @@ struct Tuning {
     bm25_k1: Option<f32>,
     #[arg(long)]
     bm25_b: Option<f32>,
+    /// Earlier questions a follow-up is searched after (0: each question alone).
+    #[arg(long)]
+    follow_up_turns: Option<usize>,
+    #[arg(long)]
+    follow_up_context_weight: Option<f32>,
 }
 
 #[derive(Clone, Copy, PartialEq, clap::ValueEnum)]
@@ -132,6 +137,15 @@ pub fn run(args: EvalArgs) -> CommandResult {
     };
 
     let mut evaluator = Evaluator::new(&search, &texts, Some(&embedder));
+    let follow = FollowUpOptions::default();
+    evaluator.follow_up = FollowUpOptions {
+        turns: t.follow_up_turns.unwrap_or(follow.turns),
+        context_weight: t.follow_up_context_weight.unwrap_or(follow.context_weight),
+    };
+    let weight = evaluator.follow_up.context_weight;
+    if !weight.is_finite() || weight < 0.0 {
+        return Err(format!("--follow-up-context-weight must be ≥ 0, not {weight}").into());
+    }
     let unknown = evaluator.unknown_urls(&all);
     if !unknown.is_empty() {
         return Err(format!(

@@ -4,7 +4,9 @@
 use super::metrics::Outcome;
 use super::questions::{selection_text, Question};
 use lectern::embed::Embedder;
-use lectern::search::{matched_part, Confidence, HybridSearch, SearchMode, SearchOptions};
+use lectern::search::{
+    follow_up_query, matched_part, Confidence, FollowUpOptions, HybridSearch, SearchMode, SearchOptions,
+};
 use std::collections::HashMap;
 
 /// Sections the chat puts in the LLM's context (`chat::DEFAULT_K`).
@@ -16,12 +18,14 @@ pub struct Evaluator<'a> {
     pub texts: &'a [String],
     /// The model, for the modes that embed the question (none: keyword search only).
     pub embedder: Option<&'a Embedder>,
+    /// How follow-ups are retrieved (`turns` 0: each question alone, as before issue 25).
+    pub follow_up: FollowUpOptions,
     vectors: HashMap<String, Vec<f32>>,
 }
 
 impl<'a> Evaluator<'a> {
     pub fn new(search: &'a HybridSearch, texts: &'a [String], embedder: Option<&'a Embedder>) -> Self {
-        Evaluator { search, texts, embedder, vectors: HashMap::new() }
+        Evaluator { search, texts, embedder, follow_up: FollowUpOptions::default(), vectors: HashMap::new() }
     }
 
     /// The text of the section at `url`: its chunks' texts in order, joined by a space.
@@ -96,7 +100,24 @@ impl<'a> Evaluator<'a> {
         };
         // Every fused candidate: the reader's k results are a prefix of this list.
         let options = SearchOptions { k: options.candidates.min(50), mode, ..options.clone() };
-        let results = self.search.search(&query, vector.as_deref(), &options).map_err(|e| format!("{}: {e}", q.id))?;
+        let results = if q.is_follow_up() && self.follow_up.turns > 0 {
+            let context_vector = match mode {
+                SearchMode::Lexical => None,
+                _ => Some(self.vector(&follow_up_query(&query, &q.previous, self.follow_up.turns))?),
+            };
+            self.search
+                .search_follow_up(
+                    &query,
+                    vector.as_deref(),
+                    context_vector.as_deref(),
+                    &q.previous,
+                    &options,
+                    &self.follow_up,
+                )
+                .map_err(|e| format!("{}: {e}", q.id))?
+        } else {
+            self.search.search(&query, vector.as_deref(), &options).map_err(|e| format!("{}: {e}", q.id))?
+        };
         // Each result links to the part of its chunk that matched (a merged short section's own anchor).
         let urls: Vec<String> = results
             .hits

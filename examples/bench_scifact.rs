@@ -369,6 +369,8 @@ fn dummy_meta(id: &str, position: usize) -> lectern::bundle::ChunkMeta {
         word_count: 0,
         position,
         hash: String::new(),
+        parts: Vec::new(),
+        name: None,
     }
 }
 

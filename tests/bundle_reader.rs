@@ -38,6 +38,8 @@ fn chunks(n: usize) -> Vec<BundleChunk> {
                 word_count: 10,
                 position: i,
                 hash: format!("{i:016x}"),
+                parts: Vec::new(),
+                name: None,
             },
             text: format!("{} — chunk number {i} of the test bundle, with enough words to index.", topics[i % 4]),
             vectors: vec![unit(i)],

@@ -71,6 +71,8 @@ fn site() -> Vec<BundleChunk> {
                     word_count: 24,
                     position: out.len(),
                     hash,
+                    parts: Vec::new(),
+                    name: None,
                 },
                 text,
                 vectors: vec![unit(i)],

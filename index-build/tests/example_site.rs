@@ -94,6 +94,26 @@ fn search_with_a_selection_is_selected_mode() {
 }
 
 #[test]
+fn search_with_previous_questions_retrieves_a_follow_up_in_context() {
+    let dir = bundle_dir().to_str().unwrap();
+    let question = "Can you show me how to compute it in a few lines of Python?";
+    let urls = |args: &[&str]| -> Vec<String> {
+        let out = lectern(args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        json["results"].as_array().unwrap().iter().map(|r| r["url"].as_str().unwrap().to_string()).collect()
+    };
+    let answer = "/docs/control-and-locomotion/zmp-walking#example";
+    let alone = urls(&["search", "--index", dir, "--json", question]);
+    assert!(!alone.iter().any(|u| u == answer), "alone, \"it\" names nothing: {alone:?}");
+    let previous = "What is the capture point of a walking robot?";
+    let follow_up = urls(&["search", "--index", dir, "--json", "--previous", previous, "--", question]);
+    assert_eq!(follow_up[0], answer, "{follow_up:?}");
+    let empty = lectern(&["search", "--index", dir, "--previous", " ", question]);
+    assert!(!empty.status.success(), "an empty earlier question is refused like an empty question");
+}
+
+#[test]
 fn search_cli_prints_the_documented_json() {
     let dir = bundle_dir().to_str().unwrap();
     let out = lectern(&["search", "--index", dir, "--k", "2", "--json", "How do I echo messages on /cmd_vel?"]);

@@ -146,6 +146,8 @@ mod tests {
             word_count: 1,
             position: i,
             hash: hash.into(),
+            parts: Vec::new(),
+            name: None,
         }
     }
 

@@ -22,7 +22,7 @@ mod writer;
 
 pub use catalog::{Catalog, CatalogPage, FetchedPages, Shard, ShardAt, CATALOG_PAGE_SHARDS};
 pub use checksum::{chunk_content_hash, sha256_hex};
-pub use chunk::{parse_meta_shard, parse_text_shard, ChunkMeta};
+pub use chunk::{parse_meta_shard, parse_text_shard, ChunkMeta, SectionPart};
 pub use chunk_table::ChunkTable;
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub use directory::{load_dir, load_with, write_dir, LoadedBundle};

@@ -59,14 +59,16 @@ impl BundleOutput {
 }
 
 /// The lexical index of a bundle's chunks: each chunk's heading path, on one line, is its
-/// title. Also used by `lectern eval` to try other lexical options on a built bundle.
+/// title, and the names its headings give (its own and its parts') are name terms. Also used
+/// by `lectern eval` to try other lexical options on a built bundle.
 pub fn lexical_index<'a>(
-    chunks: impl Iterator<Item = (&'a [String], &'a str)>,
+    chunks: impl Iterator<Item = (&'a ChunkMeta, &'a str)>,
     options: IndexOptions,
 ) -> Result<LexicalIndex, LexicalError> {
-    let (titles, texts): (Vec<String>, Vec<&str>) = chunks.map(|(path, text)| (join_heading_path(path), text)).unzip();
+    let chunks: Vec<(String, Vec<String>, &str)> =
+        chunks.map(|(meta, text)| (join_heading_path(&meta.heading_path), meta.names(), text)).collect();
     let documents: Vec<Document<'_>> =
-        titles.iter().zip(texts).map(|(title, text)| Document::new(title, text)).collect();
+        chunks.iter().map(|(title, names, text)| Document::new(title, text).with_names(names)).collect();
     LexicalIndex::build(&documents, options)
 }
 
@@ -82,7 +84,7 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
     let metas: Vec<ChunkMeta> = input.chunks.iter().map(|c| c.meta.clone()).collect();
     let chunk_table = add(FileKind::ChunkTable, ChunkTable::from_metas(&metas).to_json());
 
-    let sections = input.chunks.iter().map(|c| (c.meta.heading_path.as_slice(), c.text.as_str()));
+    let sections = input.chunks.iter().map(|c| (&c.meta, c.text.as_str()));
     let lexical = lexical_index(sections, input.lexical).map_err(|e| inconsistent(e.to_string()))?;
     let term_shards: Vec<TermShardEntry> = lexical
         .to_term_shards(input.term_shard_bytes)

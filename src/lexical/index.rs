@@ -7,7 +7,8 @@ use std::fmt;
 
 use super::bm25::{idf, Bm25Params};
 use super::error::LexicalError;
-use super::tokenizer::{for_each_token, tokenize};
+use super::names::name_term;
+use super::tokenizer::{for_each_token, tokenize, MAX_TOKEN_BYTES};
 use super::varint::{read_u32, write_u32};
 
 /// Most documents an index can number (ids are `u32`).
@@ -17,20 +18,28 @@ pub const MAX_TITLE_BOOST: u32 = 16;
 
 /// One retrievable unit (a chunk): its heading path and its text. Terms of the title count
 /// `title_boost` times, as if the title were repeated (a simple form of field weighting).
+/// `names` are the identifiers its headings name (`names::heading_name`), indexed as name
+/// terms, once each.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Document<'a> {
     pub title: &'a str,
     pub body: &'a str,
+    pub names: &'a [String],
 }
 
 impl<'a> Document<'a> {
     pub fn new(title: &'a str, body: &'a str) -> Self {
-        Document { title, body }
+        Document { title, body, names: &[] }
     }
 
     /// A document with no title.
     pub fn text(body: &'a str) -> Self {
-        Document { title: "", body }
+        Document { title: "", body, names: &[] }
+    }
+
+    /// With the names its headings give.
+    pub fn with_names(self, names: &'a [String]) -> Self {
+        Document { names, ..self }
     }
 }
 
@@ -137,6 +146,12 @@ impl LexicalIndex {
                 for_each_token(doc.title, |term| add(term, boost));
             }
             for_each_token(doc.body, |term| add(term, 1));
+            let mut names: Vec<String> = doc.names.iter().map(|n| name_term(n)).collect();
+            names.sort_unstable();
+            names.dedup();
+            for term in names.iter().filter(|t| t.len() <= MAX_TOKEN_BYTES) {
+                add(term, 1);
+            }
             for (term, tf) in counts.drain() {
                 by_term.entry(term).or_default().push((doc_id, tf));
             }
@@ -274,6 +289,17 @@ impl LexicalIndex {
     /// Documents containing `term` (already an index term, e.g. from [`tokenize`]).
     pub fn doc_freq(&self, term: &str) -> u32 {
         self.term_id(term).and_then(|i| self.doc_freqs.get(i).copied()).unwrap_or(0)
+    }
+
+    /// The documents holding `term` (an index term, e.g. a name term), ascending.
+    pub fn docs_with(&self, term: &str) -> Vec<u32> {
+        self.term_id(term).map(|i| self.postings_of(i).map(|(doc, _)| doc).collect()).unwrap_or_default()
+    }
+
+    /// BM25's inverse document frequency of `term` on this site (a term the index does not
+    /// know, or whose shard is not attached, counts as in no document: the highest).
+    pub fn idf(&self, term: &str) -> f32 {
+        idf(self.doc_count(), self.doc_freq(term))
     }
 
     fn query_terms(&self, query: &str) -> QueryTerms {

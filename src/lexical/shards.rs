@@ -34,6 +34,7 @@ use super::bm25::Bm25Params;
 use super::error::LexicalError;
 use super::format::{read_header, write_header};
 use super::index::{LexicalIndex, MAX_TITLE_BOOST};
+use super::names::query_names;
 use super::tokenizer::{tokenize, MAX_TOKEN_BYTES, TOKENIZER_VERSION};
 use super::varint::{write_u32, write_u64, ByteReader};
 
@@ -74,10 +75,12 @@ pub struct TermShard {
     pub bytes: Vec<u8>,
 }
 
-/// The distinct index terms of `query`, sorted: what a search for it looks up. The one rule
-/// that decides which shards a query needs.
+/// The distinct index terms of `query`, sorted: what a search for it looks up — its words,
+/// and the names it may be asking for (`names::query_names`). The one rule that decides
+/// which shards a query needs.
 pub fn query_terms(query: &str) -> Vec<String> {
     let mut words = tokenize(query);
+    words.extend(query_names(query));
     words.sort_unstable();
     words.dedup();
     words

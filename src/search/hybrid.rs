@@ -6,7 +6,7 @@ use super::fusion::{reciprocal_rank_fusion, RankedList};
 use super::SearchError;
 use crate::bundle::{ChunkMeta, ChunkTable};
 use crate::dense::DenseIndex;
-use crate::lexical::{normalize_score, LexicalIndex};
+use crate::lexical::{is_short_query, normalize_score, query_names, LexicalIndex};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -146,6 +146,11 @@ impl HybridSearch {
         &mut self.lexical
     }
 
+    /// The lexical index (idf of the question's terms, e.g. for `matched_part`).
+    pub fn lexical(&self) -> &LexicalIndex {
+        &self.lexical
+    }
+
     /// Chunks in the bundle.
     pub fn len(&self) -> usize {
         self.table.chunks
@@ -214,13 +219,18 @@ impl HybridSearch {
         // Dense-only search still looks at keyword matches, for the confidence signals.
         let lexical_hits = self.collapse(self.lexical.search(question, depth, filter_ref), options);
         let lexical_votes: &[(u32, f32)] = if mode_used == SearchMode::Dense { &[] } else { &lexical_hits };
-        let fused = reciprocal_rank_fusion(
+        let mut fused = reciprocal_rank_fusion(
             &[
                 RankedList { hits: &dense_hits, weight: options.dense_weight },
                 RankedList { hits: lexical_votes, weight: options.lexical_weight },
             ],
             options.rrf_k,
         );
+        // A search-box query that is a section's very name puts that section first
+        // (docs/DESIGN.md §5.2).
+        if mode_used != SearchMode::Dense && is_short_query(question) {
+            fused = self.named_first(question, fused, options);
+        }
 
         // BM25 is unbounded; for display and confidence it is scaled by the score of an
         // ideal match for this question (see `LexicalIndex::reference_score`).
@@ -262,6 +272,33 @@ impl HybridSearch {
         );
         let rule = if dense.is_some() { &options.semantic_confidence } else { &options.keyword_confidence };
         Ok(SearchResults { confidence: rule.level(&signals), signals, mode_used, hits })
+    }
+
+    /// `fused` with the sections whose heading names an identifier the question asks for
+    /// (`lexical::query_names`) moved to the front, in their fused order; such a section that
+    /// neither list found comes right after them.
+    fn named_first(&self, question: &str, fused: Vec<(u32, f32)>, options: &SearchOptions) -> Vec<(u32, f32)> {
+        let mut named: Vec<u32> = Vec::new();
+        for term in query_names(question) {
+            for doc in self.lexical.docs_with(&term) {
+                let first = self.table.first_copy(doc);
+                let doc = if first != doc && self.passes_filters(first, options) { first } else { doc };
+                if self.passes_filters(doc, options) && !named.contains(&doc) {
+                    named.push(doc);
+                }
+            }
+        }
+        if named.is_empty() {
+            return fused;
+        }
+        let (mut front, rest): (Vec<_>, Vec<_>) = fused.into_iter().partition(|(doc, _)| named.contains(doc));
+        for doc in named {
+            if !front.iter().any(|(d, _)| *d == doc) {
+                front.push((doc, 0.0));
+            }
+        }
+        front.extend(rest);
+        front
     }
 
     /// Each hit as its section's first copy (unless the filters exclude that copy), once,
@@ -318,6 +355,8 @@ mod tests {
                     word_count: 3,
                     position: chunks.len(),
                     hash: if changed { format!("{id}-old") } else { id.to_string() },
+                    parts: Vec::new(),
+                    name: None,
                 });
                 texts.push(if changed { format!("{text} for old servo boards") } else { text.to_string() });
             }

@@ -5,18 +5,26 @@
 
 mod confidence;
 #[cfg(feature = "search")]
+mod conversation;
+#[cfg(feature = "search")]
 mod error;
 mod fusion;
 #[cfg(feature = "search")]
 mod hybrid;
 #[cfg(feature = "search")]
+mod parts;
+#[cfg(feature = "search")]
 mod sharded;
 
 pub use confidence::{Confidence, ConfidenceRule, Signals};
+#[cfg(feature = "search")]
+pub use conversation::{follow_up_query, FollowUpOptions};
 #[cfg(feature = "search")]
 pub use error::SearchError;
 pub use fusion::{reciprocal_rank_fusion, RankedList};
 #[cfg(feature = "search")]
 pub use hybrid::{Hit, HybridSearch, SearchMode, SearchOptions, SearchResults};
+#[cfg(feature = "search")]
+pub use parts::matched_part;
 #[cfg(feature = "search")]
 pub use sharded::{NeededFile, Part, ShardedError, ShardedSearch, PAGES_AT_OPEN};

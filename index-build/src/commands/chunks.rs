@@ -12,7 +12,9 @@ use std::path::PathBuf;
 pub struct ChunksArgs {
     #[command(flatten)]
     site: SiteArgs,
-    /// Print every chunk as a JSON line (chunk_id, url, heading_path, module, chapter_id, chars, text).
+    /// Print every chunk as a JSON line (chunk_id, url, heading_path, module, chapter_id, chars,
+    /// text, and `parts`: the short sections merged into it, each with its URL, heading path
+    /// and byte range in the text).
     #[arg(long)]
     json: bool,
     /// With --json, add `windows`: the texts `lectern build` embeds for the chunk (its heading
@@ -33,6 +35,8 @@ struct ChunkLine<'a> {
     chapter_id: &'a str,
     chars: usize,
     text: &'a str,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    parts: &'a [lectern::bundle::SectionPart],
     /// What the model embeds for the chunk (--windows).
     #[serde(skip_serializing_if = "Option::is_none")]
     windows: Option<Vec<String>>,
@@ -56,6 +60,7 @@ pub fn run(args: ChunksArgs) -> CommandResult {
                 chapter_id: &chunk.chapter_id,
                 chars: chunk.chars,
                 text: &chunk.text,
+                parts: &chunk.parts,
                 windows,
             };
             serde_json::to_writer(&mut out, &line)?;

@@ -7,7 +7,7 @@ use crate::index::{build_bundle, ShardSizes};
 use lectern::bundle::{load_dir, LoadedBundle, MANIFEST_FILE};
 use lectern::embed::{Embedder, ModelFiles, ModelVariant};
 use lectern::lexical::{Bm25Params, IndexOptions};
-use lectern::search::{HybridSearch, SearchMode, SearchOptions};
+use lectern::search::{FollowUpOptions, HybridSearch, SearchMode, SearchOptions};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -61,6 +61,11 @@ struct Tuning {
     bm25_k1: Option<f32>,
     #[arg(long)]
     bm25_b: Option<f32>,
+    /// Earlier questions a follow-up is searched after (0: each question alone).
+    #[arg(long)]
+    follow_up_turns: Option<usize>,
+    #[arg(long)]
+    follow_up_context_weight: Option<f32>,
 }
 
 #[derive(Clone, Copy, PartialEq, clap::ValueEnum)]
@@ -117,7 +122,7 @@ pub fn run(args: EvalArgs) -> CommandResult {
             title_boost: t.title_boost.unwrap_or(defaults.title_boost),
             bm25: Bm25Params::new(t.bm25_k1.unwrap_or(defaults.bm25.k1), t.bm25_b.unwrap_or(defaults.bm25.b))?,
         };
-        let sections = chunks.iter().zip(&texts).map(|(c, t)| (c.heading_path.as_slice(), t.as_str()));
+        let sections = chunks.iter().zip(&texts).map(|(c, t)| (c, t.as_str()));
         lexical = lectern::bundle::lexical_index(sections, options)?;
     }
     let mut search = HybridSearch::new(chunks, lexical)?;
@@ -131,7 +136,16 @@ pub fn run(args: EvalArgs) -> CommandResult {
         ..defaults
     };
 
-    let mut evaluator = Evaluator::new(&search, &texts, &embedder);
+    let mut evaluator = Evaluator::new(&search, &texts, Some(&embedder));
+    let follow = FollowUpOptions::default();
+    evaluator.follow_up = FollowUpOptions {
+        turns: t.follow_up_turns.unwrap_or(follow.turns),
+        context_weight: t.follow_up_context_weight.unwrap_or(follow.context_weight),
+    };
+    let weight = evaluator.follow_up.context_weight;
+    if !weight.is_finite() || weight < 0.0 {
+        return Err(format!("--follow-up-context-weight must be ≥ 0, not {weight}").into());
+    }
     let unknown = evaluator.unknown_urls(&all);
     if !unknown.is_empty() {
         return Err(format!(
@@ -231,41 +245,73 @@ fn print_report(report: &Report) {
     let k = report.k;
     println!("{} ({} chunks), k = {k}", report.target, report.chunks);
     println!(
-        "{:<8} {:<8} {:>4} {:>6} {:>6} {:>6} {:>6} {:>8}  {:>10} {:>10} {:>9} {:>10} {:>10}",
+        "{:<8} {:<8} {:>4} {:>6} {:>6} {:>6} {:>6} {:>6} {:>8} {:>7}  {:>10} {:>10} {:>9} {:>10} {:>10} {:>6}",
         "split",
         "mode",
         "n",
         "hit@1",
         "hit@3",
         "hit@5",
+        "hit@10",
         "MRR",
         "nDCG@10",
+        "context",
         "selection",
         "elsewhere",
         "false ref",
         "near-miss",
-        "off-topic"
+        "off-topic",
+        "AUC"
     );
     for row in &report.summaries {
         let s = &row.summary;
         println!(
-            "{:<8} {:<8} {:>4} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>8.3}  {:>10} {:>10} {:>9} {:>10} {:>10}",
+            "{:<8} {:<8} {:>4} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>8.3} {:>7.3}  {:>10} {:>10} {:>9} {:>10} {:>10} {:>6}",
             row.split,
             format!("{:?}", row.mode).to_lowercase(),
             s.answerable,
             s.hit_at_1,
             s.hit_at_3,
             s.hit_at_5,
+            s.hit_at_10,
             s.mrr,
             s.ndcg_at_10,
+            s.context_recall,
             format!("{}/{}", s.selection_hits, s.selection),
             format!("{}/{}", s.selection_elsewhere_hits, s.selection_elsewhere),
             format!("{}/{}", s.false_refusals, s.answerable),
             format!("{}/{}", s.near_miss_refused, s.near_miss),
             format!("{}/{}", s.off_topic_refused, s.off_topic),
+            s.refusal_auc.map_or("-".into(), |a| format!("{a:.3}")),
         );
     }
-    println!("(selection: answer in the top {k} or the selection itself; elsewhere: answer outside the selection, in the top {k}; ref = refused)");
+    println!("(selection: answer in the top {k} or the selection itself; elsewhere: answer outside the selection, in the top {k}; ref = refused; context: answer in what the LLM reads; AUC: confidence score, answerable vs near-miss)");
+    println!("follow-ups (fu) and the reliability of each confidence label:");
+    println!(
+        "{:<8} {:<8} {:>4} {:>6} {:>6} {:>6} {:>7} {:>8}   reliability (right first / labelled)",
+        "split", "mode", "fu", "", "hit@1", "hit@3", "context", "refused"
+    );
+    for row in &report.summaries {
+        let s = &row.summary;
+        let labels: Vec<String> = ["high", "medium", "low"]
+            .iter()
+            .filter_map(|l| {
+                s.reliability.get(*l).map(|r| format!("{l} {}/{} ({:.2})", r.right_first, r.questions, r.share))
+            })
+            .collect();
+        println!(
+            "{:<8} {:<8} {:>4} {:>6} {:>6.3} {:>6.3} {:>7.3} {:>8}   {}",
+            row.split,
+            format!("{:?}", row.mode).to_lowercase(),
+            s.follow_up,
+            "",
+            s.follow_up_hit_at_1,
+            s.follow_up_hit_at_3,
+            s.follow_up_context_recall,
+            format!("{}/{}", s.follow_up_refused, s.follow_up),
+            labels.join(", ")
+        );
+    }
     for mo in &report.outcomes {
         let o = &mo.outcome;
         let mode = format!("{:?}", mo.mode).to_lowercase();

@@ -4,7 +4,7 @@ use super::CommandResult;
 use lectern::bundle::{load_dir, LoadedBundle};
 use lectern::embed::{Embedder, ModelFiles, ModelVariant};
 use lectern::heading::join_heading_path;
-use lectern::search::{HybridSearch, SearchMode, SearchOptions};
+use lectern::search::{follow_up_query, FollowUpOptions, HybridSearch, SearchMode, SearchOptions};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -17,6 +17,10 @@ pub struct SearchArgs {
     /// Selected mode: the passage the reader selected (the browser's `searchSelection`).
     #[arg(long)]
     selection: Option<String>,
+    /// An earlier question of the conversation (repeatable, oldest first): the question is
+    /// a follow-up and is retrieved in their context, as the chat's is.
+    #[arg(long = "previous")]
+    previous: Vec<String>,
     /// Results to return (1–50).
     #[arg(long, default_value_t = 3)]
     k: usize,
@@ -83,14 +87,20 @@ pub fn run(args: SearchArgs) -> CommandResult {
         ModeArg::Lexical => SearchMode::Lexical,
         ModeArg::Hybrid => SearchMode::Hybrid,
     };
-    let query_vector = match mode {
+    let earlier = args.previous.iter().map(|p| lectern::query::question(p)).collect::<Result<Vec<_>, _>>()?;
+    let follow_up = FollowUpOptions::default();
+    // The vectors the search uses: the question's, each earlier question's, and the question
+    // after them (none for a keyword search).
+    let embedder = match mode {
         SearchMode::Lexical => None,
         _ => {
             let embedder = load_embedder(&bundle, &args.index, &args.model_dir)?;
             bundle.manifest.check_model(embedder.fingerprint().as_str())?;
-            Some(embedder.embed(question)?)
+            Some(embedder)
         }
     };
+    let embed = |text: &str| embedder.as_ref().map(|e| e.embed(text)).transpose();
+    let query_vector = embed(question)?;
     let LoadedBundle { chunks, lexical, dense, texts, .. } = bundle;
     let mut search = HybridSearch::new(chunks, lexical)?;
     search.attach_dense(dense)?;
@@ -102,7 +112,16 @@ pub fn run(args: SearchArgs) -> CommandResult {
         min_score: args.min_score,
         ..SearchOptions::default()
     };
-    let results = search.search(question, query_vector.as_deref(), &options)?;
+    let context_vector =
+        if earlier.is_empty() { None } else { embed(&follow_up_query(question, &earlier, follow_up.turns))? };
+    let results = search.search_follow_up(
+        question,
+        query_vector.as_deref(),
+        context_vector.as_deref(),
+        &earlier,
+        &options,
+        &follow_up,
+    )?;
     let lines: Vec<ResultLine<'_>> = results
         .hits
         .iter()

@@ -2,6 +2,8 @@
 //! and the metrics `lectern eval` reports.
 
 mod metrics;
+#[cfg(test)]
+mod option_tests;
 pub mod questions;
 mod run;
 

@@ -6,11 +6,14 @@
 //! {"id": "jest-051", "split": "dev", "kind": "near-miss", "question": "…", "unanswerable": true}
 //! {"id": "jest-030", "split": "dev", "kind": "selection", "question": "what does this do?",
 //!  "expected": ["/docs/x#y"], "selection": {"of": "/docs/x#y", "from_word": 0, "words": 40}}
+//! {"id": "jest-92", "split": "dev", "kind": "follow-up", "previous": ["How do I use fake timers?"],
+//!  "question": "And how do I move time forward?", "expected": ["/docs/timer-mocks#advance-timers-by-time"]}
 //! ```
 //!
 //! A selection is either literal text or words `[from_word, from_word + words)` of a
 //! section's text (its chunks' texts in order, joined by a space): question files over
-//! content we may not copy name the passage instead of quoting it.
+//! content we may not copy name the passage instead of quoting it. A follow-up names the
+//! conversation's earlier questions in `previous`, oldest first.
 
 use serde::Deserialize;
 use std::fmt;
@@ -57,12 +60,21 @@ pub struct Question {
     pub unanswerable: bool,
     #[serde(default)]
     pub selection: Option<SelectionSpec>,
+    /// A follow-up's earlier questions in the conversation, oldest first: the retrieval for
+    /// `question` takes them into account, as the chat's does (reported apart).
+    #[serde(default)]
+    pub previous: Vec<String>,
 }
 
 impl Question {
     /// Off-topic questions (nothing like the book) are told apart from near misses by kind.
     pub fn is_off_topic(&self) -> bool {
         self.kind == "off-topic"
+    }
+
+    /// Asked after earlier questions of a conversation.
+    pub fn is_follow_up(&self) -> bool {
+        !self.previous.is_empty()
     }
 }
 
@@ -89,6 +101,9 @@ pub fn parse(text: &str) -> Result<Vec<Question>, String> {
                 "question {}: give either expected URLs or \"unanswerable\": true, not both or neither",
                 q.id
             )));
+        }
+        if q.previous.iter().any(|p| p.trim().is_empty()) {
+            return Err(at(format!("question {}: an empty previous question", q.id)));
         }
         if q.unanswerable && q.selection.is_some() {
             return Err(at(format!("question {}: a selection question must be answerable", q.id)));

@@ -4,20 +4,28 @@
 use super::metrics::Outcome;
 use super::questions::{selection_text, Question};
 use lectern::embed::Embedder;
-use lectern::search::{Confidence, HybridSearch, SearchMode, SearchOptions};
+use lectern::search::{
+    follow_up_query, matched_part, Confidence, FollowUpOptions, HybridSearch, SearchMode, SearchOptions,
+};
 use std::collections::HashMap;
+
+/// Sections the chat puts in the LLM's context (`chat::DEFAULT_K`).
+const CONTEXT_SECTIONS: usize = 5;
 
 /// One bundle ready to question, with the query vectors computed so far.
 pub struct Evaluator<'a> {
     pub search: &'a HybridSearch,
     pub texts: &'a [String],
-    pub embedder: &'a Embedder,
+    /// The model, for the modes that embed the question (none: keyword search only).
+    pub embedder: Option<&'a Embedder>,
+    /// How follow-ups are retrieved (`turns` 0: each question alone, as before issue 25).
+    pub follow_up: FollowUpOptions,
     vectors: HashMap<String, Vec<f32>>,
 }
 
 impl<'a> Evaluator<'a> {
-    pub fn new(search: &'a HybridSearch, texts: &'a [String], embedder: &'a Embedder) -> Self {
-        Evaluator { search, texts, embedder, vectors: HashMap::new() }
+    pub fn new(search: &'a HybridSearch, texts: &'a [String], embedder: Option<&'a Embedder>) -> Self {
+        Evaluator { search, texts, embedder, follow_up: FollowUpOptions::default(), vectors: HashMap::new() }
     }
 
     /// The text of the section at `url`: its chunks' texts in order, joined by a space.
@@ -50,7 +58,9 @@ impl<'a> Evaluator<'a> {
     /// Every expected and selection URL that the bundle does not have: a question file out of
     /// step with the site would otherwise read as misses.
     pub fn unknown_urls(&self, questions: &[Question]) -> Vec<String> {
-        let known: std::collections::HashSet<&str> = self.search.chunks().iter().map(|c| c.url.as_str()).collect();
+        let known: std::collections::HashSet<&str> = (self.search.chunks().iter())
+            .flat_map(|c| std::iter::once(c.url.as_str()).chain(c.parts.iter().map(|p| p.url.as_str())))
+            .collect();
         let mut unknown = Vec::new();
         for q in questions {
             let selection = match &q.selection {
@@ -90,11 +100,53 @@ impl<'a> Evaluator<'a> {
         };
         // Every fused candidate: the reader's k results are a prefix of this list.
         let options = SearchOptions { k: options.candidates.min(50), mode, ..options.clone() };
-        let results = self.search.search(&query, vector.as_deref(), &options).map_err(|e| format!("{}: {e}", q.id))?;
-        let urls = results.hits.iter().filter_map(|h| self.search.chunk(h.index)).map(|c| c.url.clone()).collect();
+        let results = if q.is_follow_up() && self.follow_up.turns > 0 {
+            let context_vector = match mode {
+                SearchMode::Lexical => None,
+                _ => Some(self.vector(&follow_up_query(&query, &q.previous, self.follow_up.turns))?),
+            };
+            self.search
+                .search_follow_up(
+                    &query,
+                    vector.as_deref(),
+                    context_vector.as_deref(),
+                    &q.previous,
+                    &options,
+                    &self.follow_up,
+                )
+                .map_err(|e| format!("{}: {e}", q.id))?
+        } else {
+            self.search.search(&query, vector.as_deref(), &options).map_err(|e| format!("{}: {e}", q.id))?
+        };
+        // Each result links to the part of its chunk that matched (a merged short section's own anchor).
+        let urls: Vec<String> = results
+            .hits
+            .iter()
+            .filter_map(|h| {
+                let chunk = self.search.chunk(h.index)?;
+                let text = self.texts.get(h.index as usize).map_or("", String::as_str);
+                Some(chunk.part_url(matched_part(chunk, text, &query, self.search.lexical())).to_string())
+            })
+            .collect();
         let confidence = format!("{:?}", results.confidence).to_lowercase();
+        let rule = match results.mode_used {
+            SearchMode::Lexical => &options.keyword_confidence,
+            SearchMode::Dense | SearchMode::Hybrid => &options.semantic_confidence,
+        };
+        // What the chat sends the LLM today: the top k = 5 sections, whole.
+        let mut context: Vec<String> = Vec::new();
+        for url in &urls {
+            if context.len() == CONTEXT_SECTIONS {
+                break;
+            }
+            if !context.contains(url) {
+                context.push(url.clone());
+            }
+        }
         let mut outcome = Outcome::new(q, urls, results.confidence == Confidence::None, confidence, selection_of);
+        outcome.confidence_score = rule.score(&results.signals);
         outcome.signals = results.signals;
+        outcome.context = context;
         Ok(outcome)
     }
 
@@ -102,7 +154,8 @@ impl<'a> Evaluator<'a> {
         if let Some(v) = self.vectors.get(text) {
             return Ok(v.clone());
         }
-        let v = self.embedder.embed(text).map_err(|e| e.to_string())?;
+        let embedder = self.embedder.ok_or("no model to embed the question with")?;
+        let v = embedder.embed(text).map_err(|e| e.to_string())?;
         self.vectors.insert(text.to_string(), v.clone());
         Ok(v)
     }

@@ -48,6 +48,8 @@ impl From<EmbeddedChunk<'_>> for BundleChunk {
             word_count: chunk.word_count,
             position: chunk.position,
             hash,
+            parts: chunk.parts.clone(),
+            name: chunk.name.clone(),
         };
         BundleChunk { meta, text: chunk.text.clone(), vectors }
     }
@@ -190,6 +192,8 @@ mod tests {
             chapter_id: "doc".into(),
             version: None,
             text: text.into(),
+            name: None,
+            parts: Vec::new(),
             word_count: text.split_whitespace().count(),
             position: 0,
             chars: text.chars().count(),

@@ -3,13 +3,16 @@
 //! One chunk per section. A section shorter than the minimum merges into its
 //! parent or previous sibling (the chunk keeps that section's anchor, and the
 //! merged heading stays in the text); a short page introduction takes in the
-//! section after it. A group longer than the maximum is cut into parts
-//! (`split`). What is embedded for a chunk is not decided here (`embed::windows`).
+//! section after it. A merged section keeps its own link: the chunk lists it as a
+//! part (`SectionPart`: its URL, heading path and byte range in the text), so a
+//! result that matched it links to it. A group longer than the maximum is cut into
+//! parts (`split`). What is embedded for a chunk is not decided here (`embed::windows`).
 
 use crate::site::extract::{Block, BlockKind, ExtractedDoc, Section};
 use crate::site::permalink::with_anchor;
 use crate::site::report::{Chunk, SkipKind, Skipped};
 use crate::site::split::{join_blocks, split_group, ChunkSizing};
+use lectern::bundle::SectionPart;
 use std::path::Path;
 
 /// The page a set of chunks belongs to.
@@ -37,7 +40,43 @@ pub fn chunk_page(doc: &ExtractedDoc, page: &PageContext<'_>, sizing: &ChunkSizi
         let heading_path = heading_path(&doc.sections, group.root, page.title);
         let section_title = root.title.clone().unwrap_or_else(|| page.title.to_string());
         let anchor = root.anchor.clone();
-        for (part, text) in split_group(&group.blocks, sizing).into_iter().enumerate() {
+        let marked: Vec<usize> = group.parts.iter().map(|p| p.block).collect();
+        // The merged section whose text runs on into the next chunk text, if any.
+        let mut running: Option<usize> = None;
+        for (part, split) in split_group(&group.blocks, &marked, sizing).into_iter().enumerate() {
+            let text = split.text;
+            let mut parts: Vec<SectionPart> = Vec::new();
+            let open = |parts: &mut Vec<SectionPart>, merged: usize, start: usize| {
+                if let Some(last) = parts.last_mut() {
+                    last.end = start;
+                }
+                let Some((index, section)) =
+                    group.parts.get(merged).and_then(|p| Some((p.section, doc.sections.get(p.section)?)))
+                else {
+                    return;
+                };
+                parts.push(SectionPart {
+                    url: with_anchor(page.url, section.anchor.as_deref()),
+                    heading_path: self::heading_path(&doc.sections, index, page.title),
+                    start,
+                    end: text.len(),
+                    name: section.name.clone(),
+                });
+            };
+            if let Some(merged) = running {
+                open(&mut parts, merged, 0);
+            }
+            for (at, block) in split.marks {
+                if let Some(merged) = group.parts.iter().position(|p| p.block == block) {
+                    open(&mut parts, merged, at);
+                    running = Some(merged);
+                }
+            }
+            for part in &mut parts {
+                let kept = text.get(part.start..part.end).map_or(0, |t| t.trim_end().len());
+                part.end = part.start + kept;
+            }
+            parts.retain(|p| p.end > p.start);
             chunks.push(Chunk {
                 chunk_id: chunk_id(page, anchor.as_deref(), part),
                 url: with_anchor(page.url, anchor.as_deref()),
@@ -51,6 +90,8 @@ pub fn chunk_page(doc: &ExtractedDoc, page: &PageContext<'_>, sizing: &ChunkSizi
                 word_count: text.split_whitespace().count(),
                 chars: text.chars().count(),
                 text,
+                parts,
+                name: root.name.clone(),
                 position: 0,
             });
         }
@@ -77,6 +118,31 @@ struct Group {
     /// Index of the section whose heading and anchor the chunk carries.
     root: usize,
     blocks: Vec<Block>,
+    /// The sections merged into it, in order, each from its heading's block on.
+    parts: Vec<MergedSection>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct MergedSection {
+    /// Index in `Group::blocks` of the block holding its heading.
+    block: usize,
+    /// Index of the section.
+    section: usize,
+}
+
+impl Group {
+    fn new(root: usize, blocks: Vec<Block>) -> Self {
+        Group { root, blocks, parts: Vec::new() }
+    }
+
+    /// Appends section `section` (heading and blocks) as a merged part.
+    fn merge(&mut self, section: usize, title: Option<&String>, blocks: impl IntoIterator<Item = Block>) {
+        if let Some(title) = title {
+            self.parts.push(MergedSection { block: self.blocks.len(), section });
+            self.blocks.push(Block { kind: BlockKind::Paragraph, text: title.clone() });
+        }
+        self.blocks.extend(blocks);
+    }
 }
 
 fn text_len(blocks: &[Block]) -> usize {
@@ -90,7 +156,7 @@ fn group_sections(sections: &[Section], page: &PageContext<'_>, sizing: &ChunkSi
 
     for (index, section) in sections.iter().enumerate() {
         if index == 0 {
-            groups.push(Group { root: 0, blocks: section.blocks.clone() });
+            groups.push(Group::new(0, section.blocks.clone()));
             set_group(&mut group_of, 0, 0);
             continue;
         }
@@ -118,16 +184,13 @@ fn group_sections(sections: &[Section], page: &PageContext<'_>, sizing: &ChunkSi
                 .find_map(|earlier| group_of.get(earlier).copied().flatten())
                 .unwrap_or(0);
             if let Some(group) = groups.get_mut(target) {
-                if let Some(title) = &section.title {
-                    group.blocks.push(Block { kind: BlockKind::Paragraph, text: title.clone() });
-                }
-                group.blocks.extend(section.blocks.iter().cloned());
+                group.merge(index, section.title.as_ref(), section.blocks.iter().cloned());
                 set_group(&mut group_of, index, target);
                 continue;
             }
         }
         set_group(&mut group_of, index, groups.len());
-        groups.push(Group { root: index, blocks: section.blocks.clone() });
+        groups.push(Group::new(index, section.blocks.clone()));
     }
 
     // A short introduction takes in the next section, and the chunk links to
@@ -136,9 +199,11 @@ fn group_sections(sections: &[Section], page: &PageContext<'_>, sizing: &ChunkSi
     if intro_len > 0 && intro_len < sizing.min_chars && groups.len() > 1 {
         let next = groups.remove(1);
         if let Some(intro) = groups.first_mut() {
-            if let Some(title) = sections.get(next.root).and_then(|s| s.title.clone()) {
-                intro.blocks.push(Block { kind: BlockKind::Paragraph, text: title });
-            }
+            let title = sections.get(next.root).and_then(|s| s.title.as_ref());
+            intro.merge(next.root, title, []);
+            // The next section's own merged sections stay parts, after it.
+            let offset = intro.blocks.len();
+            intro.parts.extend(next.parts.iter().map(|p| MergedSection { block: p.block + offset, ..*p }));
             intro.blocks.extend(next.blocks);
         }
     }
@@ -239,6 +304,59 @@ mod tests {
         assert_eq!(anchors, vec!["configuration", "usage"]);
         assert!(chunks[0].text.ends_with("Defaults\n\nAll optional."));
         assert!(chunks[1].text.ends_with("Next Steps\n\nRead the API page."));
+        // Each merged section keeps its own link, heading path and place in the text.
+        let part = &chunks[0].parts[0];
+        assert_eq!(chunks[0].parts.len(), 1);
+        assert_eq!(part.url, "/docs/guide/setup#defaults");
+        assert_eq!(part.heading_path, ["Setup Guide", "Configuration", "Defaults"]);
+        assert_eq!(&chunks[0].text[part.start..part.end], "Defaults\n\nAll optional.");
+        assert_eq!(chunks[1].parts[0].heading_path, ["Setup Guide", "Next Steps"], "a sibling, not a child");
+    }
+
+    #[test]
+    fn runs_of_short_options_each_keep_their_anchor() {
+        let options: String = ["alpha", "beta", "gamma"]
+            .iter()
+            .map(|o| format!("### `{o}` [number]\n\nSets {o}. Default: 5.\n\n"))
+            .collect();
+        let (chunks, _) = chunks_of(&format!("## Options\n\n{LONG}\n\n{options}"));
+        assert_eq!(chunks.len(), 1);
+        let urls: Vec<&str> = chunks[0].parts.iter().map(|p| p.url.as_str()).collect();
+        assert_eq!(
+            urls,
+            ["/docs/guide/setup#alpha-number", "/docs/guide/setup#beta-number", "/docs/guide/setup#gamma-number"]
+        );
+        let texts: Vec<&str> = chunks[0].parts.iter().map(|p| &chunks[0].text[p.start..p.end]).collect();
+        assert_eq!(texts[1], "beta [number]\n\nSets beta. Default: 5.\n\n".trim_end());
+        assert!(chunks[0].parts.windows(2).all(|w| w[0].end <= w[1].start));
+        let names: Vec<Option<&str>> = chunks[0].parts.iter().map(|p| p.name.as_deref()).collect();
+        assert_eq!(names, [Some("alpha"), Some("beta"), Some("gamma")], "a heading's leading code names it");
+        assert_eq!(chunks[0].name.as_deref(), Some("options"), "a one-word heading names itself");
+        assert!(chunks[0].text[..chunks[0].parts[0].start].starts_with("A long enough"), "the own section comes first");
+    }
+
+    #[test]
+    fn a_merged_section_split_across_chunks_is_a_part_of_each() {
+        // A group of merged options longer than a chunk is cut; an option cut in two is a
+        // part of both texts.
+        let small: String = (0..12).map(|i| format!("### Option {i}\n\n{}\n\n", sentence(i))).collect();
+        let (chunks, _) = chunks_of(&format!("## Options\n\n{}\n\n{small}", long_paragraph(20..40)));
+        assert!(chunks.len() >= 2, "{}", chunks.len());
+        let mut seen: Vec<(usize, String)> = Vec::new();
+        for chunk in &chunks {
+            for part in &chunk.parts {
+                let n: usize = part.url.rsplit('-').next().unwrap().parse().unwrap();
+                match seen.last_mut() {
+                    Some((last, text)) if *last == n => text.push_str(&chunk.text[part.start..part.end]),
+                    _ => seen.push((n, chunk.text[part.start..part.end].to_string())),
+                }
+            }
+        }
+        for (n, text) in &seen {
+            assert!(text.contains(&format!("sentence number {n} ")), "option {n} holds {text:?}");
+        }
+        let seen: Vec<usize> = seen.iter().map(|(n, _)| *n).collect();
+        assert_eq!(seen, (0..12).collect::<Vec<_>>(), "every option has its part, in order");
     }
 
     #[test]

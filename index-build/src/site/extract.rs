@@ -72,6 +72,8 @@ pub struct Section {
     /// 1-based line of the heading (1 for the page-level section).
     pub line: usize,
     pub blocks: Vec<Block>,
+    /// The identifier the heading names, when it starts with code (`` `testTimeout` [number] ``).
+    pub name: Option<String>,
 }
 
 /// The text of one doc, cut at its headings.
@@ -94,7 +96,7 @@ pub fn extract(root: &Node, format: MarkdownFormat, doc_dir: Option<&Path>) -> R
         content_title: None,
         seen_content: false,
         pending_label: None,
-        sections: vec![Section { level: 1, title: None, anchor: None, line: 1, blocks: Vec::new() }],
+        sections: vec![Section { level: 1, title: None, anchor: None, line: 1, blocks: Vec::new(), name: None }],
         line_offset: 0,
         doc_dir: doc_dir.map(Path::to_path_buf),
         partials: HashMap::new(),
@@ -283,12 +285,22 @@ impl Extractor {
         }
         self.seen_content = true;
         self.flush_pending_label();
+        // The identifier the heading names: its leading code span, or the whole heading when
+        // it is one word (`### default`, an option value written without backticks).
+        let name = match heading.children.first() {
+            Some(Node::InlineCode(code)) => lectern::lexical::heading_name(&code.value),
+            _ if !title.contains(char::is_whitespace) => {
+                lectern::lexical::heading_name(&title).filter(|name| name.chars().count() == title.chars().count())
+            }
+            _ => None,
+        };
         self.sections.push(Section {
             level: heading.depth.max(2),
             title: Some(title),
             anchor: Some(anchor),
             line,
             blocks: Vec::new(),
+            name,
         });
     }
 

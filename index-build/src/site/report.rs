@@ -74,6 +74,12 @@ pub struct Chunk {
     /// Plain text shown to users and sent to the LLM. What is embedded for it (the heading
     /// path in front, windows of a long text) is the embedder's decision (`embed::windows`).
     pub text: String,
+    /// Short sections merged into this chunk, each with its own link and place in `text`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<lectern::bundle::SectionPart>,
+    /// The identifier its heading names (its leading code span: `lexical::heading_name`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     pub word_count: usize,
     /// Order in the site.
     pub position: usize,

@@ -1,7 +1,9 @@
 //! Cutting the text of a group of sections into chunk texts within the size limits: one
 //! text when it fits; else parts cut between paragraphs, inside a paragraph between
 //! sentences, code between lines (kept whole whenever it fits), each part after the first
-//! repeating the last sentence or two of the part before.
+//! repeating the last sentence or two of the part before. Where chosen blocks (the headings
+//! of short sections merged into the chunk) start in each text is reported, so the chunk
+//! keeps their anchors.
 
 use crate::site::extract::{Block, BlockKind};
 use crate::site::sentences::split_sentences;
@@ -48,6 +50,17 @@ struct Unit {
     text: String,
     joint: Joint,
     is_prose: bool,
+    /// The block it comes from, and whether it is that block's first piece.
+    block: usize,
+    starts_block: bool,
+}
+
+/// One chunk text of a group, and where the marked blocks that start in it begin.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SplitText {
+    pub text: String,
+    /// `(byte offset in text, block index)` of each marked block starting in this text, in order.
+    pub marks: Vec<(usize, usize)>,
 }
 
 fn unit_len(unit: &Unit) -> usize {
@@ -55,16 +68,25 @@ fn unit_len(unit: &Unit) -> usize {
 }
 
 pub fn join_blocks(blocks: &[Block]) -> String {
+    join_blocks_marked(blocks, &[]).text
+}
+
+/// The blocks joined, with the byte offsets where the `marked` ones start.
+fn join_blocks_marked(blocks: &[Block], marked: &[usize]) -> SplitText {
     let mut text = String::new();
+    let mut marks = Vec::new();
     let mut previous: Option<&BlockKind> = None;
-    for block in blocks {
+    for (i, block) in blocks.iter().enumerate() {
         if let Some(previous) = previous {
             text.push_str(block_joint(previous, &block.kind).separator());
+        }
+        if marked.contains(&i) {
+            marks.push((text.len(), i));
         }
         text.push_str(&block.rendered());
         previous = Some(&block.kind);
     }
-    text
+    SplitText { text, marks }
 }
 
 fn block_joint(previous: &BlockKind, next: &BlockKind) -> Joint {
@@ -74,11 +96,13 @@ fn block_joint(previous: &BlockKind, next: &BlockKind) -> Joint {
     }
 }
 
-/// Splits a group's blocks into chunk texts within the size limits.
-pub fn split_group(blocks: &[Block], sizing: &ChunkSizing) -> Vec<String> {
-    let whole = join_blocks(blocks);
-    if whole.chars().count() <= sizing.max_chars {
-        return if whole.trim().is_empty() { Vec::new() } else { vec![whole] };
+/// Splits a group's blocks into chunk texts within the size limits, reporting where each of
+/// the `marked` blocks starts: in the text that holds its first piece (an overlap repeated
+/// at the start of the next text is not a start).
+pub fn split_group(blocks: &[Block], marked: &[usize], sizing: &ChunkSizing) -> Vec<SplitText> {
+    let whole = join_blocks_marked(blocks, marked);
+    if whole.text.chars().count() <= sizing.max_chars {
+        return if whole.text.trim().is_empty() { Vec::new() } else { vec![whole] };
     }
     // Room left in every part for the overlap that may precede it.
     let limit = sizing.max_chars.saturating_sub(sizing.overlap_chars + 2).max(sizing.min_chars);
@@ -89,14 +113,14 @@ pub fn split_group(blocks: &[Block], sizing: &ChunkSizing) -> Vec<String> {
     let mut texts = Vec::with_capacity(parts.len());
     let mut previous: Option<&Vec<Unit>> = None;
     for part in &parts {
-        let body = render(part);
-        let text = match previous.and_then(|p| overlap_of(p, sizing.overlap_chars)) {
+        let (body, starts) = render_marked(part, marked);
+        let (text, shift) = match previous.and_then(|p| overlap_of(p, sizing.overlap_chars)) {
             Some(overlap) if overlap.chars().count() + 2 + body.chars().count() <= sizing.max_chars => {
-                format!("{overlap}\n\n{body}")
+                (format!("{overlap}\n\n{body}"), overlap.len() + 2)
             }
-            _ => body,
+            _ => (body, 0),
         };
-        texts.push(text);
+        texts.push(SplitText { text, marks: starts.into_iter().map(|(at, block)| (at + shift, block)).collect() });
         previous = Some(part);
     }
     texts
@@ -107,13 +131,13 @@ pub fn split_group(blocks: &[Block], sizing: &ChunkSizing) -> Vec<String> {
 fn units_of(blocks: &[Block], limit: usize) -> Vec<Unit> {
     let mut units = Vec::new();
     let mut previous: Option<&BlockKind> = None;
-    for block in blocks {
+    for (index, block) in blocks.iter().enumerate() {
         let joint = previous.map_or(Joint::Paragraph, |p| block_joint(p, &block.kind));
         previous = Some(&block.kind);
         let rendered = block.rendered();
         let is_prose = !matches!(block.kind, BlockKind::Code { .. });
         if rendered.chars().count() <= limit {
-            units.push(Unit { text: rendered, joint, is_prose });
+            units.push(Unit { text: rendered, joint, is_prose, block: index, starts_block: true });
             continue;
         }
         let pieces = match &block.kind {
@@ -126,7 +150,7 @@ fn units_of(blocks: &[Block], limit: usize) -> Vec<Unit> {
                 (_, true) => Joint::Space,
                 (_, false) => Joint::Paragraph,
             };
-            units.push(Unit { text: piece, joint, is_prose });
+            units.push(Unit { text: piece, joint, is_prose, block: index, starts_block: i == 0 });
         }
     }
     units
@@ -191,14 +215,23 @@ fn fix_short_tail(parts: &mut Vec<Vec<Unit>>, min: usize, max: usize) {
 }
 
 fn render(units: &[Unit]) -> String {
+    render_marked(units, &[]).0
+}
+
+/// The units joined, and `(byte offset, block)` where each of the `marked` blocks starts.
+fn render_marked(units: &[Unit], marked: &[usize]) -> (String, Vec<(usize, usize)>) {
     let mut text = String::new();
+    let mut starts = Vec::new();
     for (i, unit) in units.iter().enumerate() {
         if i > 0 {
             text.push_str(unit.joint.separator());
         }
+        if unit.starts_block && marked.contains(&unit.block) {
+            starts.push((text.len(), unit.block));
+        }
         text.push_str(&unit.text);
     }
-    text
+    (text, starts)
 }
 
 /// The last sentence or two of a part, when it ends in prose.

@@ -1,0 +1,172 @@
+//! Follow-up questions retrieved in context. "How far can it see?" after "What does a lidar
+//! sensor measure?" names nothing the site can match; alone it retrieves depth cameras, or
+//! is refused for sharing too little with the site. Without a second LLM call to rewrite it,
+//! the question is searched twice — alone, and after the conversation's earlier questions
+//! (`follow_up_query`) — and the two rankings are fused, so a follow-up that names its
+//! subject keeps its own results and one that does not borrows the conversation's.
+//! Confidence is the question's own, except that a short follow-up is never refused for
+//! being short.
+//!
+//! Measured on the dev follow-ups of four sites (BENCHMARKS.md, issue 25); a third vote for
+//! the sections the earlier answers cited lost on every setting tried (the next question is
+//! usually about something else in the same topic, not about the section already read).
+
+use super::confidence::Confidence;
+use super::fusion::{reciprocal_rank_fusion, RankedList};
+use super::hybrid::{Hit, HybridSearch, SearchOptions, SearchResults};
+use super::SearchError;
+
+/// How a follow-up is searched.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FollowUpOptions {
+    /// Earlier questions put in front of the follow-up (the most recent ones; 0: the
+    /// question is searched alone).
+    pub turns: usize,
+    /// Weight of the search in context against the question's own (1).
+    pub context_weight: f32,
+}
+
+impl Default for FollowUpOptions {
+    /// Chosen on the dev follow-ups (context weight 0.5–3 tried; 1.5 ranked the answer first
+    /// most often in hybrid search).
+    fn default() -> Self {
+        FollowUpOptions { turns: 2, context_weight: 1.5 }
+    }
+}
+
+/// The text a follow-up is searched with in context: the last `turns` earlier questions,
+/// oldest first, then the question, one per line.
+pub fn follow_up_query<S: AsRef<str>>(question: &str, earlier: &[S], turns: usize) -> String {
+    let from = earlier.len().saturating_sub(turns);
+    let mut text: String = earlier[from..].iter().map(|t| format!("{}\n", t.as_ref().trim())).collect();
+    text.push_str(question);
+    text
+}
+
+impl HybridSearch {
+    /// Searches for `question` asked after the `earlier` questions of the conversation
+    /// (oldest first). `vector` embeds the question, `context_vector` embeds
+    /// [`follow_up_query`] (both `None` for keyword search). Without earlier questions (or
+    /// with `turns` 0) it is [`HybridSearch::search`].
+    pub fn search_follow_up<S: AsRef<str>>(
+        &self,
+        question: &str,
+        vector: Option<&[f32]>,
+        context_vector: Option<&[f32]>,
+        earlier: &[S],
+        options: &SearchOptions,
+        follow_up: &FollowUpOptions,
+    ) -> Result<SearchResults, SearchError> {
+        if earlier.is_empty() || follow_up.turns == 0 {
+            return self.search(question, vector, options);
+        }
+        let wide = SearchOptions { k: options.candidates.max(options.k), ..options.clone() };
+        let alone = self.search(question, vector, &wide)?;
+        let in_context = self.search(&follow_up_query(question, earlier, follow_up.turns), context_vector, &wide)?;
+        let pairs = |hits: &[Hit]| hits.iter().map(|h| (h.index, h.fused)).collect::<Vec<_>>();
+        let (alone_list, context_list) = (pairs(&alone.hits), pairs(&in_context.hits));
+        let fused = reciprocal_rank_fusion(
+            &[
+                RankedList { hits: &alone_list, weight: 1.0 },
+                RankedList { hits: &context_list, weight: follow_up.context_weight },
+            ],
+            options.rrf_k,
+        );
+        let mut hits = Vec::with_capacity(options.k);
+        for (index, score) in fused {
+            // A hit keeps the scores of the search that found it (the question's own first).
+            let Some(hit) = alone.hits.iter().chain(&in_context.hits).find(|h| h.index == index) else { continue };
+            hits.push(Hit { fused: score, ..hit.clone() });
+            if hits.len() == options.k {
+                break;
+            }
+        }
+        // The question's own verdict, calibrated as every question's is (the search in
+        // context inherits the earlier question's, which says little about this one), except
+        // that a follow-up is never refused for being short: one that alone shares too little
+        // with the site, and in context does not, is answered, labelled low.
+        let (confidence, signals) = if alone.confidence == Confidence::None && in_context.confidence != Confidence::None
+        {
+            (Confidence::Low, in_context.signals)
+        } else {
+            (alone.confidence, alone.signals)
+        };
+        Ok(SearchResults { confidence, signals, mode_used: alone.mode_used, hits })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bundle::ChunkMeta;
+    use crate::lexical::{Document, IndexOptions, LexicalIndex};
+
+    fn search(texts: &[&str]) -> HybridSearch {
+        let chunks: Vec<ChunkMeta> = (0..texts.len())
+            .map(|i| ChunkMeta {
+                chunk_id: format!("c{i}"),
+                url: format!("/docs/{i}"),
+                heading_path: vec![format!("Page {i}")],
+                chapter_title: String::new(),
+                section_title: String::new(),
+                module: "Docs".into(),
+                chapter_id: format!("{i}"),
+                version: None,
+                word_count: 0,
+                position: i,
+                hash: format!("h{i}"),
+                parts: Vec::new(),
+                name: None,
+            })
+            .collect();
+        let docs: Vec<Document> = texts.iter().map(|t| Document::text(t)).collect();
+        HybridSearch::new(chunks, LexicalIndex::build(&docs, IndexOptions::default()).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_earlier_question_says_what_it_refers_to() {
+        let s = search(&[
+            "A lidar sensor measures distance with laser pulses; its range reaches 100 m outdoors.",
+            "A depth camera sees up to 10 m; its range shrinks in sunlight.",
+            "Servo motors hold a joint angle.",
+        ]);
+        let earlier = ["What does a lidar sensor measure?"];
+        let options = SearchOptions { k: 2, ..SearchOptions::default() };
+        let follow = FollowUpOptions::default();
+        let hits = s.search_follow_up("How far is its range?", None, None, &earlier, &options, &follow).unwrap().hits;
+        assert_eq!(hits[0].index, 0, "lidar, not the depth camera");
+        let none: [&str; 0] = [];
+        let alone = s.search_follow_up("How far is its range?", None, None, &none, &options, &follow).unwrap();
+        assert_eq!(
+            alone,
+            s.search("How far is its range?", None, &options).unwrap(),
+            "no earlier turn: a plain search"
+        );
+    }
+
+    #[test]
+    fn the_context_is_the_last_turns_oldest_first() {
+        let earlier = ["first?", " second? ", "third?"];
+        assert_eq!(follow_up_query("q", &earlier, 2), "second?\nthird?\nq");
+        assert_eq!(follow_up_query("q", &earlier, 0), "q");
+        assert_eq!(follow_up_query("q", &earlier[..1], 5), "first?\nq");
+    }
+
+    #[test]
+    fn a_short_follow_up_is_not_refused_when_its_conversation_is_answerable() {
+        let s = search(&[
+            "Snapshot testing compares rendered output with a stored snapshot file.",
+            "Snapshot files should be committed to version control with the tests.",
+            "Timers can be faked.",
+        ]);
+        let earlier = ["What is snapshot testing?"];
+        let options = SearchOptions::default();
+        let alone = s.search("And in git?", None, &options).unwrap().confidence;
+        let follow = s
+            .search_follow_up("And in git?", None, None, &earlier, &options, &FollowUpOptions::default())
+            .unwrap()
+            .confidence;
+        assert_eq!(alone, Confidence::None, "alone, the question shares nothing with the site");
+        assert_eq!(follow, Confidence::Low);
+    }
+}

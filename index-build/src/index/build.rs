@@ -3,7 +3,7 @@
 //! atomically, and sums up what was done. `lectern build` runs it, and `lectern eval` on a
 //! site folder.
 
-use super::{embed_chunks, ChunkEmbedder, EmbedStats, PreviousVectors};
+use super::{embed_chunks, ChunkEmbedder, EmbedProgress, EmbedStats, PreviousVectors};
 use crate::site::SiteReport;
 use lectern::bundle::{self, BundleChunk, BundleInput, ModelFileBytes, SiteInfo};
 use lectern::dense::DenseIndexConfig;
@@ -58,15 +58,15 @@ pub struct FileSize {
 }
 
 /// Embeds `report`'s chunks (reusing the vectors of the bundle already in `out` where the
-/// content is unchanged) and writes the bundle to `out`. `progress` is told how many texts
-/// were embedded, of how many.
+/// content is unchanged) and writes the bundle to `out`. `progress` is told how far embedding
+/// has come (`embed_chunks`).
 pub fn build_bundle(
     report: &SiteReport,
     embedder: &(dyn ChunkEmbedder + Sync),
     model_files: Option<ModelFileBytes<'_>>,
     out: &Path,
     shards: ShardSizes,
-    progress: impl FnMut(usize, usize),
+    progress: impl FnMut(EmbedProgress),
 ) -> Result<BuildSummary, Box<dyn std::error::Error>> {
     if report.chunks.is_empty() {
         return Err(format!(

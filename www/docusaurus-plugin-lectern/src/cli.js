@@ -86,14 +86,26 @@ function findCli(option, { siteDir = process.cwd(), env = process.env } = {}) {
   );
 }
 
+/** A progress line of `lectern build --progress json` (`{"progress": {"message": …}}`): its message, else null. */
+function progressMessage(line) {
+  if (!line.startsWith('{"progress"')) return null;
+  try {
+    const message = JSON.parse(line).progress?.message;
+    return typeof message === "string" ? message : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Runs `lectern build <siteDir> --out <outDir> --json` with the site's own baseUrl and
  * trailingSlash and, as `--site-config`, the summary of the config Docusaurus has loaded
  * (so the CLI evaluates nothing); resolves with its JSON summary. The bundle folder is kept between builds,
- * so only changed sections are embedded again.
+ * so only changed sections are embedded again. Embedding's progress (a line every few seconds, from the CLI's
+ * `--progress json`) is logged as it comes: the first build of a real site takes minutes.
  */
 function runLecternBuild({ cli, siteDir, configPath, siteConfigFile, outDir, baseUrl, trailingSlash, extraArgs = [], log = console }) {
-  const args = ["build", siteDir, "--out", outDir, "--json"];
+  const args = ["build", siteDir, "--out", outDir, "--json", "--progress", "json"];
   if (configPath) args.push("--config", configPath);
   if (siteConfigFile) args.push("--site-config", siteConfigFile);
   if (baseUrl) args.push("--base-url", baseUrl);
@@ -103,10 +115,20 @@ function runLecternBuild({ cli, siteDir, configPath, siteConfigFile, outDir, bas
     const child = spawn(cli.file, [...cli.args, ...args], { stdio: ["ignore", "pipe", "pipe"], env: cli.env });
     let stdout = "";
     let stderr = "";
+    let partial = "";
     child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
+    child.stderr.on("data", (d) => {
+      const lines = (partial + d).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) {
+        const message = progressMessage(line);
+        if (message) log.info(`[lectern] ${message}`);
+        else stderr += `${line}\n`;
+      }
+    });
     child.on("error", (e) => reject(new Error(`[${PLUGIN}] could not run ${cli.file} (${cli.via}): ${e.message}`)));
     child.on("close", (code) => {
+      stderr += partial;
       if (code !== 0) {
         const tail = stderr.trim().split("\n").slice(-15).join("\n");
         reject(new Error(`[${PLUGIN}] \`lectern ${args.join(" ")}\` failed (exit ${code}):\n${tail}`));

@@ -4,6 +4,7 @@
 mod commands;
 mod eval;
 mod index;
+mod llms;
 mod site;
 mod usage_report;
 

@@ -1,12 +1,15 @@
 //! `lectern build`: reads the site, loads the model, and has the index build embed what
-//! changed and write the static bundle (`index::build_bundle`); prints its summary.
+//! changed and write the static bundle (`index::build_bundle`); with `--llms-out`, writes
+//! the site's text for AI agents from the same read (`llms::write_llms`); prints its summary.
 
+use super::llms_args::LlmsArgs;
 use super::site_args::{print_summary, SiteArgs};
 use super::CommandResult;
 use crate::index::{
     build_bundle, BuildSummary, EmbedProgress, FileSize, ShardSizes, StandInEmbedder, Throttle,
     DEFAULT_TEXT_SHARD_BYTES,
 };
+use crate::llms::{write_llms, LlmsSummary};
 use lectern::bundle::{self, FileKind, ModelFileBytes};
 use lectern::embed::{Embedder, ModelFiles, ModelVariant};
 use std::path::{Path, PathBuf};
@@ -30,6 +33,8 @@ pub struct BuildArgs {
     /// docusaurus-plugin-lectern reads and prints), or nothing.
     #[arg(long, value_enum, default_value_t = ProgressArg::Bar)]
     progress: ProgressArg,
+    #[command(flatten)]
+    llms: LlmsArgs,
     /// Folder holding model-compact.lcm and tokenizer.json.
     #[arg(long, default_value_os_t = ModelFiles::default_dir())]
     model_dir: PathBuf,
@@ -90,6 +95,7 @@ pub fn run(args: BuildArgs) -> CommandResult {
         build_bundle(&report, &embedder, model_files, &args.out, shards, on_progress)?
     };
     progress.finish_and_clear();
+    summary.llms = args.llms.requested().map(|(dir, options)| write_llms(&report, &options, &dir)).transpose()?;
     summary.seconds = start.elapsed().as_secs_f64();
     summary.model_dir = Some(std::path::absolute(&args.model_dir).unwrap_or(args.model_dir));
     if args.json {
@@ -123,7 +129,24 @@ fn print_build_summary(summary: &BuildSummary, out: &Path) {
         print_group(&format!("{}s", shard.role()), &|k| k == shard);
     }
     print_group("catalog pages", &FileKind::is_catalog);
+    if let Some(llms) = &summary.llms {
+        print_llms_summary(llms);
+    }
     eprintln!("wrote {} ({} bytes) in {:.1} s", out.display(), summary.total_bytes, summary.seconds);
+}
+
+fn print_llms_summary(llms: &LlmsSummary) {
+    let mut parts = Vec::new();
+    if let Some(bytes) = llms.llms_txt_bytes {
+        parts.push(format!("llms.txt ({bytes} bytes)"));
+    }
+    if let Some(bytes) = llms.llms_full_txt_bytes {
+        parts.push(format!("llms-full.txt ({bytes} bytes)"));
+    }
+    if let Some(twins) = &llms.markdown_twins {
+        parts.push(format!("{} Markdown twins ({} bytes)", twins.count, twins.bytes));
+    }
+    eprintln!("wrote {} into {}", parts.join(", "), llms.dir.display());
 }
 
 fn progress_bar(visible: bool) -> indicatif::ProgressBar {

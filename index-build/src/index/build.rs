@@ -4,6 +4,7 @@
 //! site folder.
 
 use super::{embed_chunks, ChunkEmbedder, EmbedProgress, EmbedStats, PreviousVectors};
+use crate::llms::LlmsSummary;
 use crate::site::SiteReport;
 use lectern::bundle::{self, BundleChunk, BundleInput, ModelFileBytes, SiteInfo};
 use lectern::dense::DenseIndexConfig;
@@ -48,6 +49,9 @@ pub struct BuildSummary {
     /// The model folder the vectors came from (set by the caller that loaded the model).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model_dir: Option<PathBuf>,
+    /// The llms files written from the same read of the site (set by the caller that wrote them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llms: Option<LlmsSummary>,
 }
 
 /// One file of the bundle written, by name.
@@ -117,5 +121,6 @@ pub fn build_bundle(
             .flat_map(|i| i.versions.iter().map(|v| v.content_dir.clone()))
             .collect(),
         model_dir: None,
+        llms: None,
     })
 }

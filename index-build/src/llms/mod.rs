@@ -9,6 +9,7 @@ mod full_text;
 mod index_file;
 mod page_text;
 mod sections;
+mod sidebar;
 mod twin;
 mod write;
 

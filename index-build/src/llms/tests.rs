@@ -179,3 +179,28 @@ fn pages_out_of_step_with_chunks_are_an_error_not_a_wrong_file() {
     report.chunks.pop();
     assert!(matches!(site_pages(&report), Err(LlmsError::PagesOutOfStep { .. })));
 }
+
+#[test]
+fn a_json_sidebar_gives_the_sections_and_their_order() {
+    let (_dir, report) = read(&[
+        ("docusaurus.config.js", "export default { title: 'Sidebar', baseUrl: '/' };\n"),
+        (
+            "sidebars.json",
+            r#"{"docs": {"Start here": ["zeta"], "Reference": ["alpha", {"type": "doc", "id": "guides/beta"}]}}"#,
+        ),
+        ("docs/alpha.md", &format!("# Alpha\n\nAlpha first. {PROSE}\n")),
+        ("docs/zeta.md", &format!("# Zeta\n\nZeta first. {PROSE}\n")),
+        ("docs/guides/beta.md", &format!("# Beta\n\nBeta first. {PROSE}\n")),
+        ("docs/loose.md", &format!("# Loose\n\nNot in the sidebar. {PROSE}\n")),
+    ]);
+    let files = llms_files(&report, &LlmsOptions::default()).unwrap();
+    let text = file(&files, "llms.txt");
+    assert_llms_txt_format(text);
+    let body = &text[text.find("## ").unwrap()..];
+    assert_eq!(
+        body,
+        "## Start here\n\n- [Zeta](/docs/zeta.md): Zeta first.\n\n\
+         ## Reference\n\n- [Alpha](/docs/alpha.md): Alpha first.\n- [Beta](/docs/guides/beta.md): Beta first.\n\n\
+         ## Docs\n\n- [Loose](/docs/loose.md): Not in the sidebar.\n"
+    );
+}

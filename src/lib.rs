@@ -2,7 +2,8 @@
 //! reader's browser). It knows nothing of the DOM; the `wasm` module is a thin facade over it.
 //!
 //! With the default `retrieval` feature it embeds, indexes and searches. The chat layer
-//! (`query`, `chat`, and `lexical` for extractive answers) is always there. In wasm, two
+//! (`query`, `chat`, and `lexical` for extractive answers) is always there, and so are the
+//! usage events a site owner receives (`usage`). In wasm, two
 //! modules are built from it: `chat` + `search` is the small core the page (chat) and the
 //! worker (keyword and vector search) both run; `embed` is the embedder the worker adds
 //! later, so keyword answers never wait for tract.
@@ -18,4 +19,5 @@ pub mod heading;
 pub mod lexical;
 pub mod query;
 pub mod search;
+pub mod usage;
 pub mod wasm;

@@ -4,7 +4,9 @@
 mod commands;
 mod eval;
 mod index;
+mod llms;
 mod site;
+mod usage_report;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -32,6 +34,9 @@ enum Command {
     Eval(commands::eval::EvalArgs),
     /// Write the compact model file (low-bit weights) from the ONNX export.
     CompactModel(commands::compact_model::CompactModelArgs),
+    /// Sum up an exported file of the widget's usage events: unanswered and refused
+    /// questions, the sections cited most, the helpful rate.
+    Report(commands::report::ReportArgs),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +55,7 @@ fn main() -> ExitCode {
         Command::Inspect(args) => commands::inspect::run(args),
         Command::Eval(args) => commands::eval::run(args),
         Command::CompactModel(args) => commands::compact_model::run(args),
+        Command::Report(args) => commands::report::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

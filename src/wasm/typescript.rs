@@ -1,6 +1,7 @@
 //! What JS reads of the boundary, generated from the Rust types so it cannot drift from them:
 //! the TypeScript declarations of every object that crosses (error codes, personas, chat
-//! options, events and responses, search options and results, the manifest), derived with
+//! options, events and responses, search options and results, the manifest, the usage events
+//! the widget gives a site owner), derived with
 //! ts-rs, and pkg/error-codes.js, the table of suggestions the JS layer attaches to its own
 //! errors. scripts/build-pkg.sh writes both into pkg/ on every build
 //! (`examples/typescript.rs`); the hand-written .d.ts files of www/lectern-js import the
@@ -12,6 +13,7 @@ use super::results::{JsSearchOptions, SearchResults};
 use crate::bundle::Manifest;
 use crate::chat::{AskRequest, ChatConfig, ChatErrorCode, ChatEvent, ChatRules, Conversation};
 use crate::search::NeededFile;
+use crate::usage::UsageEvent;
 use std::any::TypeId;
 use std::collections::BTreeSet;
 use ts_rs::{Config, TypeVisitor, TS};
@@ -32,6 +34,7 @@ fn roots(out: &mut Declarations) {
     out.visit::<SearchResults>();
     out.visit::<NeededFile>();
     out.visit::<Manifest>();
+    out.visit::<UsageEvent>();
 }
 
 /// `lectern-types.d.ts`: one `export type` per type, in the order first reached from
@@ -129,6 +132,17 @@ mod tests {
             "Manifest",
             "FileEntry",
             "LexicalStats",
+            "UsageEvent",
+            "QuestionEvent",
+            "AnswerEvent",
+            "UsageEventSource",
+            "RefusalEvent",
+            "ErrorEvent",
+            "FeedbackEvent",
+            "Rating",
+            "CitationClickEvent",
+            "SearchEvent",
+            "SearchClickEvent",
         ] {
             assert_eq!(declared.iter().filter(|d| **d == name).count(), 1, "{name} in\n{text}");
         }
@@ -184,6 +198,20 @@ mod tests {
         let event = line("ChatEvent");
         for tag in ["status", "sources", "token", "notice", "done", "error"] {
             assert!(event.contains(&format!(r#""type": "{tag}""#)), "{tag} in {event}");
+        }
+        let usage = line("UsageEvent");
+        for kind in UsageEvent::KINDS {
+            assert!(usage.contains(&format!(r#""kind": "{kind}""#)), "{kind} in {usage}");
+        }
+        assert!(line("Rating").contains(r#""helpful" | "not_helpful""#), "{}", line("Rating"));
+        // The context's fields are the event's own (serde's flatten), in camelCase.
+        let answer = text
+            .split("\nexport type AnswerEvent ")
+            .nth(1)
+            .and_then(|rest| rest.split("\nexport ").next())
+            .unwrap_or("");
+        for field in ["conversationId", "page", "messageId", "answerKind: AnswerKind", "confidence: Confidence"] {
+            assert!(answer.contains(field), "{field} in AnswerEvent {answer}");
         }
         // u64 sizes are numbers, not bigint: JSON.parse gives numbers.
         assert!(!text.contains("bigint"));

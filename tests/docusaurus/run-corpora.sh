@@ -5,7 +5,8 @@
 # (cached under ${LECTERN_CACHE:-~/.cache/lectern}/corpora/<name>, rebuilt only
 # when the corpus, build-site.mjs or the Docusaurus install change), chunk it
 # with "$LECTERN_BIN" chunks <site-root> --json, and check every chunk URL
-# against the build with check-urls.mjs. Prints one table row per corpus.
+# against the build with check-urls.mjs; write the llms files (lectern build --llms-out) and
+# check their format and that every URL lands with check-llms.mjs. Prints one table row per corpus.
 #
 # Env: LECTERN_BIN (required unless --build-only), LECTERN_CACHE,
 # LECTERN_CORPORA (default <repo>/../shared/corpora), LECTERN_MIN_PCT (100).
@@ -92,11 +93,21 @@ for dir in "$CORPORA"/*/; do
   check=$?
   node "$HERE/check-urls.mjs" --build "$out/build" --base-url "$base" --chunks "$out/chunks.jsonl" \
     --min-pct "$MIN_PCT" --json >"$out/check.json"
+  # The llms files, written from the same read of the site (no model: the text is what counts).
+  llms=ok
+  if ! "$LECTERN_BIN" build "$site" --out "$out/llms-bundle" --no-embed --progress none --llms-out "$out/llms" \
+    >/dev/null 2>"$out/llms.err" ||
+    ! node "$HERE/check-llms.mjs" --build "$out/build" --llms "$out/llms" --base-url "$base" >"$out/llms.txt"; then
+    cat "$out/llms.err" "$out/llms.txt" 2>/dev/null | tail -20
+    llms=FAILED
+    status=1
+  fi
   sed -n '1,40p' "$out/check.txt"
   [ "$(wc -l <"$out/check.txt")" -gt 40 ] && echo "... (full report: $out/check.txt)"
   read -r chunks pct <<<"$(node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(r.chunks, r.pct.toFixed(2))' "$out/check.json")"
   result=ok
   if [ "$check" != 0 ]; then result="below ${MIN_PCT}%"; status=1; fi
+  [ "$llms" = ok ] || result="$result; llms files FAILED ($out/llms.txt)"
   rows+=("$(printf '%-22s %-7s %6s %9s %7s %8s%%  %s' "$name" "$build_state" "$build_time" "$doc_pages" "$chunks" "$pct" "$result")")
 done
 

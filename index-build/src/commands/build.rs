@@ -1,13 +1,22 @@
 //! `lectern build`: reads the site, loads the model, and has the index build embed what
-//! changed and write the static bundle (`index::build_bundle`); prints its summary.
+//! changed and write the static bundle (`index::build_bundle`); with `--llms-out`, writes
+//! the site's text for AI agents from the same read (`llms::write_llms`); prints its summary.
 
+use super::llms_args::LlmsArgs;
 use super::site_args::{print_summary, SiteArgs};
 use super::CommandResult;
-use crate::index::{build_bundle, BuildSummary, FileSize, ShardSizes, StandInEmbedder, DEFAULT_TEXT_SHARD_BYTES};
+use crate::index::{
+    build_bundle, BuildSummary, EmbedProgress, FileSize, ShardSizes, StandInEmbedder, Throttle,
+    DEFAULT_TEXT_SHARD_BYTES,
+};
+use crate::llms::{write_llms, LlmsSummary};
 use lectern::bundle::{self, FileKind, ModelFileBytes};
 use lectern::embed::{Embedder, ModelFiles, ModelVariant};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// At most one progress line this often under `--progress json`.
+const PROGRESS_LINE_EVERY: Duration = Duration::from_secs(5);
 
 #[derive(clap::Args)]
 pub struct BuildArgs {
@@ -19,6 +28,13 @@ pub struct BuildArgs {
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     json: bool,
+    /// How to show embedding's progress on stderr: a bar (on a terminal, without --json), JSON
+    /// lines `{"progress": {…, "message": …}}` at most every 5 s and at the end (what
+    /// docusaurus-plugin-lectern reads and prints), or nothing.
+    #[arg(long, value_enum, default_value_t = ProgressArg::Bar)]
+    progress: ProgressArg,
+    #[command(flatten)]
+    llms: LlmsArgs,
     /// Folder holding model-compact.lcm and tokenizer.json.
     #[arg(long, default_value_os_t = ModelFiles::default_dir())]
     model_dir: PathBuf,
@@ -38,16 +54,32 @@ pub struct BuildArgs {
     no_embed: bool,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ProgressArg {
+    Bar,
+    Json,
+    None,
+}
+
 pub fn run(args: BuildArgs) -> CommandResult {
     let start = Instant::now();
     let report = args.site.read()?;
-    let progress = progress_bar(!args.json);
+    let progress = progress_bar(args.progress == ProgressArg::Bar && !args.json);
     // A stand-in index needs no graph: its vectors are not searched (and a graph over
     // 50,000 of them would take minutes to build).
     let shards = ShardSizes { text: args.text_shard_bytes, terms: args.term_shard_bytes, dense_graph: !args.no_embed };
-    let on_progress = |done: usize, all: usize| {
-        progress.set_length(all as u64);
-        progress.set_position(done as u64);
+    let mut throttle = Throttle::new(PROGRESS_LINE_EVERY);
+    let mut embedding_started: Option<Instant> = None;
+    let on_progress = |told: EmbedProgress| {
+        let started = *embedding_started.get_or_insert_with(Instant::now);
+        let message = told.message(told.seconds_left(started.elapsed()));
+        progress.set_length(told.sections_total as u64);
+        progress.set_position(told.sections_done as u64);
+        progress.set_message(message.clone());
+        if args.progress == ProgressArg::Json && throttle.due(Instant::now(), told.finished()) {
+            let line = serde_json::json!({ "progress": { "message": message, "embedding": told } });
+            eprintln!("{line}");
+        }
     };
     let mut summary = if args.no_embed {
         build_bundle(&report, &StandInEmbedder, None, &args.out, shards, on_progress)?
@@ -63,6 +95,7 @@ pub fn run(args: BuildArgs) -> CommandResult {
         build_bundle(&report, &embedder, model_files, &args.out, shards, on_progress)?
     };
     progress.finish_and_clear();
+    summary.llms = args.llms.requested().map(|(dir, options)| write_llms(&report, &options, &dir)).transpose()?;
     summary.seconds = start.elapsed().as_secs_f64();
     summary.model_dir = Some(std::path::absolute(&args.model_dir).unwrap_or(args.model_dir));
     if args.json {
@@ -96,7 +129,24 @@ fn print_build_summary(summary: &BuildSummary, out: &Path) {
         print_group(&format!("{}s", shard.role()), &|k| k == shard);
     }
     print_group("catalog pages", &FileKind::is_catalog);
+    if let Some(llms) = &summary.llms {
+        print_llms_summary(llms);
+    }
     eprintln!("wrote {} ({} bytes) in {:.1} s", out.display(), summary.total_bytes, summary.seconds);
+}
+
+fn print_llms_summary(llms: &LlmsSummary) {
+    let mut parts = Vec::new();
+    if let Some(bytes) = llms.llms_txt_bytes {
+        parts.push(format!("llms.txt ({bytes} bytes)"));
+    }
+    if let Some(bytes) = llms.llms_full_txt_bytes {
+        parts.push(format!("llms-full.txt ({bytes} bytes)"));
+    }
+    if let Some(twins) = &llms.markdown_twins {
+        parts.push(format!("{} Markdown twins ({} bytes)", twins.count, twins.bytes));
+    }
+    eprintln!("wrote {} into {}", parts.join(", "), llms.dir.display());
 }
 
 fn progress_bar(visible: bool) -> indicatif::ProgressBar {
@@ -104,7 +154,7 @@ fn progress_bar(visible: bool) -> indicatif::ProgressBar {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(0);
-    if let Ok(style) = indicatif::ProgressStyle::with_template("embedding {bar:40} {pos}/{len} chunks ({eta})") {
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {msg}") {
         bar.set_style(style);
     }
     bar

@@ -222,7 +222,7 @@ fn bundle_for(target: &Path, embedder: &Embedder) -> Result<PathBuf, Box<dyn std
     let name = canonical.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "site".into());
     let digest = lectern::bundle::sha256_hex(canonical.to_string_lossy().as_bytes());
     let out = cache_dir().join("eval").join(format!("{name}-{}", &digest[..12]));
-    let summary = build_bundle(&report, embedder, None, &out, ShardSizes::default(), |_, _| {})?;
+    let summary = build_bundle(&report, embedder, None, &out, ShardSizes::default(), |_| {})?;
     eprintln!(
         "eval: indexed {} ({} chunks, {} embedded, {} reused) into {}",
         target.display(),

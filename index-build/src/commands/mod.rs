@@ -6,6 +6,8 @@ pub mod compact_model;
 pub mod embed;
 pub mod eval;
 pub mod inspect;
+mod llms_args;
+pub mod report;
 pub mod search;
 mod site_args;
 

@@ -3,7 +3,8 @@
 //! atomically, and sums up what was done. `lectern build` runs it, and `lectern eval` on a
 //! site folder.
 
-use super::{embed_chunks, ChunkEmbedder, EmbedStats, PreviousVectors};
+use super::{embed_chunks, ChunkEmbedder, EmbedProgress, EmbedStats, PreviousVectors};
+use crate::llms::LlmsSummary;
 use crate::site::SiteReport;
 use lectern::bundle::{self, BundleChunk, BundleInput, ModelFileBytes, SiteInfo};
 use lectern::dense::DenseIndexConfig;
@@ -48,6 +49,9 @@ pub struct BuildSummary {
     /// The model folder the vectors came from (set by the caller that loaded the model).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model_dir: Option<PathBuf>,
+    /// The llms files written from the same read of the site (set by the caller that wrote them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llms: Option<LlmsSummary>,
 }
 
 /// One file of the bundle written, by name.
@@ -58,15 +62,15 @@ pub struct FileSize {
 }
 
 /// Embeds `report`'s chunks (reusing the vectors of the bundle already in `out` where the
-/// content is unchanged) and writes the bundle to `out`. `progress` is told how many texts
-/// were embedded, of how many.
+/// content is unchanged) and writes the bundle to `out`. `progress` is told how far embedding
+/// has come (`embed_chunks`).
 pub fn build_bundle(
     report: &SiteReport,
     embedder: &(dyn ChunkEmbedder + Sync),
     model_files: Option<ModelFileBytes<'_>>,
     out: &Path,
     shards: ShardSizes,
-    progress: impl FnMut(usize, usize),
+    progress: impl FnMut(EmbedProgress),
 ) -> Result<BuildSummary, Box<dyn std::error::Error>> {
     if report.chunks.is_empty() {
         return Err(format!(
@@ -117,5 +121,6 @@ pub fn build_bundle(
             .flat_map(|i| i.versions.iter().map(|v| v.content_dir.clone()))
             .collect(),
         model_dir: None,
+        llms: None,
     })
 }

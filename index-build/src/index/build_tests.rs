@@ -62,7 +62,7 @@ fn write_site(dir: &Path, page: &str) {
 fn build(site: &Path, out: &Path, embedder: &CountingEmbedder) -> BuildSummary {
     let overrides = Overrides { skip_node: true, ..Overrides::default() };
     let report = read_site(site, &overrides).unwrap();
-    build_bundle(&report, embedder, None, out, ShardSizes::default(), |_, _| {}).unwrap()
+    build_bundle(&report, embedder, None, out, ShardSizes::default(), |_| {}).unwrap()
 }
 
 #[test]

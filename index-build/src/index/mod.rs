@@ -7,6 +7,7 @@ mod build_tests;
 mod embedder;
 mod incremental;
 mod pipeline;
+mod progress;
 mod stand_in;
 #[cfg(test)]
 mod wordpiece_parity;
@@ -15,4 +16,5 @@ pub use build::{build_bundle, BuildSummary, FileSize, ShardSizes, DEFAULT_TEXT_S
 pub use embedder::ChunkEmbedder;
 pub use incremental::PreviousVectors;
 pub use pipeline::{embed_chunks, EmbedStats};
+pub use progress::{EmbedProgress, Throttle};
 pub use stand_in::StandInEmbedder;

@@ -2,7 +2,7 @@
 //! in length-sorted batches (padding is per batch, so similar lengths waste least). A chunk
 //! longer than the model's window is embedded as overlapping windows (`Embedder::windows`).
 
-use super::{ChunkEmbedder, PreviousVectors};
+use super::{ChunkEmbedder, EmbedProgress, PreviousVectors};
 use crate::site::Chunk;
 use lectern::bundle::{chunk_content_hash, BundleChunk, ChunkMeta};
 use lectern::embed::EmbedError;
@@ -55,13 +55,13 @@ impl From<EmbeddedChunk<'_>> for BundleChunk {
     }
 }
 
-/// Content hash and vectors of each chunk, in chunk order. `progress` is told how many
-/// texts were embedded after each batch.
+/// Content hash and vectors of each chunk, in chunk order. `progress` is told how far
+/// embedding has come before the first batch and after each.
 pub fn embed_chunks<'a>(
     chunks: &'a [Chunk],
     embedder: &(dyn ChunkEmbedder + Sync),
     previous: &PreviousVectors,
-    mut progress: impl FnMut(usize, usize),
+    mut progress: impl FnMut(EmbedProgress),
 ) -> Result<(Vec<EmbeddedChunk<'a>>, EmbedStats), EmbedError> {
     let mut stats = EmbedStats::default();
     let windows: Vec<Vec<String>> =
@@ -94,12 +94,23 @@ pub fn embed_chunks<'a>(
         }
     }
     todo.sort_by_key(|&(i, j, tokens)| (tokens, i, j));
+    // Windows each section still waits for: a section is done when its last one is.
+    let mut waiting: Vec<usize> = vec![0; chunks.len()];
+    for &(i, _, _) in &todo {
+        waiting[i] += 1;
+    }
+    let mut told = EmbedProgress {
+        sections_total: stats.embedded,
+        sections_reused: stats.reused,
+        tokens_total: todo.iter().map(|&(_, _, tokens)| tokens).sum(),
+        ..EmbedProgress::default()
+    };
+    progress(told);
     let batches: Vec<&[(usize, usize, usize)]> = todo.chunks(BATCH).collect();
     // One worker per core, each taking the next batch; tract runs a model on one thread, so
     // this is where a build uses the machine. Results come back to this thread in any order.
     let next = AtomicUsize::new(0);
     let workers = std::thread::available_parallelism().map_or(1, usize::from).min(batches.len().max(1));
-    let mut done = 0;
     let work = |sender: mpsc::Sender<_>| {
         while let Some(batch) = batches.get(next.fetch_add(1, Ordering::Relaxed)) {
             let texts: Vec<&str> = batch.iter().map(|&(i, j, _)| windows[i][j].as_str()).collect();
@@ -125,11 +136,15 @@ pub fn embed_chunks<'a>(
         }
         drop(sender);
         for (batch, result) in receiver {
-            for (&(i, j, _), vector) in batch.iter().zip(result?) {
+            for (&(i, j, tokens), vector) in batch.iter().zip(result?) {
                 vectors[i][j] = Some(vector);
+                told.tokens_done += tokens;
+                waiting[i] -= 1;
+                if waiting[i] == 0 {
+                    told.sections_done += 1;
+                }
             }
-            done += batch.len();
-            progress(done, todo.len());
+            progress(told);
         }
         Ok(())
     })?;
@@ -204,7 +219,7 @@ mod tests {
     fn embeds_everything_once_and_keeps_order() {
         let chunks: Vec<Chunk> = ["a b c", "a", "a b"].iter().map(|t| chunk(t)).collect();
         let embedder = CountingEmbedder { calls: AtomicUsize::new(0) };
-        let (vectors, stats) = embed_chunks(&chunks, &embedder, &PreviousVectors::default(), |_, _| {}).unwrap();
+        let (vectors, stats) = embed_chunks(&chunks, &embedder, &PreviousVectors::default(), |_| {}).unwrap();
         assert_eq!(embedder.calls.load(Ordering::Relaxed), 3);
         assert_eq!((stats.embedded, stats.reused), (3, 0));
         // The stand-in's first value is the length of the text it was given: the heading path,

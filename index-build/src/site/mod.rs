@@ -35,7 +35,7 @@ mod corpus_tests;
 #[cfg(test)]
 mod site_tests;
 #[cfg(test)]
-mod test_support;
+pub mod test_support;
 
 pub use config::{DocsInstanceSummary, VersionSummary};
 pub use error::SiteError;
@@ -84,6 +84,7 @@ pub fn read_site(root: &Path, overrides: &Overrides) -> Result<SiteReport, SiteE
             version_summaries.push(VersionSummary {
                 name: version.name.clone(),
                 path: version.path.clone(),
+                last: version.last,
                 content_dir: files::lexical_normalize(&version.content_dir),
                 pages: version_pages.len(),
             });
@@ -129,6 +130,8 @@ pub fn read_site(root: &Path, overrides: &Overrides) -> Result<SiteReport, SiteE
         site_dir: site.site_dir.clone(),
         config: site.source.clone(),
         site_url: site.site_url.clone(),
+        site_title: site.title.clone(),
+        tagline: site.tagline.clone(),
         base_url: site.base_url.clone(),
         trailing_slash: site.trailing_slash,
         docs_instances: summaries,

@@ -15,6 +15,9 @@ pub struct SiteReport {
     pub config: ConfigSource,
     /// The site's `url` option (`https://…`), when known.
     pub site_url: Option<String>,
+    /// The site's `title` and `tagline`, when the config states them.
+    pub site_title: Option<String>,
+    pub tagline: Option<String>,
     pub base_url: String,
     pub trailing_slash: TrailingSlash,
     /// Docs plugin instances and their versions, as read.

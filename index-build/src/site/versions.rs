@@ -22,6 +22,8 @@ pub struct DocsVersion {
     /// Whether the instance has versions at all; unversioned docs carry no
     /// version in their chunks.
     pub versioned: bool,
+    /// The last version (`lastVersion`), served at the route base path.
+    pub last: bool,
 }
 
 /// The versions Docusaurus builds for a docs instance, in `versions.json`
@@ -80,6 +82,7 @@ pub fn resolve_versions(site: &SiteConfig, instance: &DocsInstanceConfig) -> Res
                 content_dir,
                 path: normalize_url(&[&site.base_url, &instance.route_base_path, path_part]),
                 versioned,
+                last: *name == last_version,
             }
         })
         .collect::<Vec<_>>();
@@ -133,6 +136,8 @@ mod tests {
             site_dir: dir.path().to_path_buf(),
             source: ConfigSource::Defaults,
             site_url: None,
+            title: None,
+            tagline: None,
             base_url: "/base/".into(),
             trailing_slash: TrailingSlash::AsWritten,
             markdown_format: SiteMarkdownFormat::Mdx,

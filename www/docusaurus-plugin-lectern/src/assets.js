@@ -1,5 +1,6 @@
-// The files the plugin puts on the site: the index bundle (`lectern build`'s output) and the
-// browser runtime (the `lectern` package: JS API, worker, chat layer, wasm). They go out as
+// The files the plugin puts on the site: the index bundle (`lectern build`'s output), the
+// browser runtime (the `lectern` package: JS API, worker, chat layer, wasm) and the llms
+// files `lectern build --llms-out` writes (llms.txt, llms-full.txt, Markdown twins). They go out as
 // webpack assets, so `docusaurus build` writes them into the build folder and
 // `docusaurus start` serves them from memory — one code path for both.
 "use strict";
@@ -75,6 +76,33 @@ function bundleFiles(dir) {
     .map((e) => e.name);
 }
 
+/** The llms files a site may ship itself; a page's twin is always Lectern's. */
+const SITE_LEVEL_LLMS_FILES = ["llms.txt", "llms-full.txt"];
+
+/**
+ * The files of the llms folder `lectern build` wrote, as `{from, to}` with `to` their path
+ * under the site's baseUrl (as the CLI laid them out), leaving out (as `shadowed`) an
+ * llms.txt or llms-full.txt that one of the site's static folders already holds.
+ * @param {string} dir
+ * @param {string[]} staticDirs
+ */
+function llmsFiles(dir, staticDirs) {
+  /** @type {{from: string, to: string}[]} */
+  const files = [];
+  /** @type {string[]} */
+  const shadowed = [];
+  const walk = (/** @type {string} */ sub) => {
+    for (const e of fs.readdirSync(path.join(dir, sub), { withFileTypes: true })) {
+      const rel = sub ? `${sub}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(rel);
+      else if (SITE_LEVEL_LLMS_FILES.includes(rel) && staticDirs.some((s) => fs.existsSync(path.join(s, rel)))) shadowed.push(rel);
+      else if (e.isFile()) files.push({ from: path.join(dir, rel), to: rel });
+    }
+  };
+  walk("");
+  return { files, shadowed };
+}
+
 /**
  * A webpack plugin that adds the current list of files to the client compilation. It reads
  * `state.files` ([{from, to}]) at each compilation, so a dev-server rebuild after the index
@@ -107,4 +135,4 @@ class LecternAssetsPlugin {
   }
 }
 
-module.exports = { findRuntimeDir, runtimeFiles, wasmFileNames, bundleFiles, LecternAssetsPlugin, RUNTIME_REQUIRED };
+module.exports = { findRuntimeDir, runtimeFiles, wasmFileNames, bundleFiles, llmsFiles, LecternAssetsPlugin, RUNTIME_REQUIRED };

@@ -87,26 +87,63 @@ function findCli(option, { siteDir = process.cwd(), env = process.env } = {}) {
 }
 
 /**
+ * The `lectern build` arguments for the llms files (`llms`: the folder and the plugin's
+ * options llmsTxt, llmsFullTxt, markdownTwins, llmsVersions), or none when all are off.
+ * @param {{ dir: string, llmsTxt: boolean, llmsFullTxt: boolean, markdownTwins: boolean, llmsVersions: string } | null} llms
+ */
+function llmsArgs(llms) {
+  if (!llms || !(llms.llmsTxt || llms.llmsFullTxt || llms.markdownTwins)) return [];
+  const args = ["--llms-out", llms.dir, "--llms-versions", llms.llmsVersions];
+  if (!llms.llmsTxt) args.push("--no-llms-txt");
+  if (!llms.llmsFullTxt) args.push("--no-llms-full-txt");
+  if (!llms.markdownTwins) args.push("--no-markdown-twins");
+  return args;
+}
+
+/** A progress line of `lectern build --progress json` (`{"progress": {"message": …}}`): its message, else null. */
+function progressMessage(line) {
+  if (!line.startsWith('{"progress"')) return null;
+  try {
+    const message = JSON.parse(line).progress?.message;
+    return typeof message === "string" ? message : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Runs `lectern build <siteDir> --out <outDir> --json` with the site's own baseUrl and
  * trailingSlash and, as `--site-config`, the summary of the config Docusaurus has loaded
  * (so the CLI evaluates nothing); resolves with its JSON summary. The bundle folder is kept between builds,
- * so only changed sections are embedded again.
+ * so only changed sections are embedded again. With `llms`, the CLI also writes the llms
+ * files there. Embedding's progress (a line every few seconds, from the CLI's
+ * `--progress json`) is logged as it comes: the first build of a real site takes minutes.
  */
-function runLecternBuild({ cli, siteDir, configPath, siteConfigFile, outDir, baseUrl, trailingSlash, extraArgs = [], log = console }) {
-  const args = ["build", siteDir, "--out", outDir, "--json"];
+function runLecternBuild({ cli, siteDir, configPath, siteConfigFile, outDir, baseUrl, trailingSlash, llms = null, extraArgs = [], log = console }) {
+  const args = ["build", siteDir, "--out", outDir, "--json", "--progress", "json"];
   if (configPath) args.push("--config", configPath);
   if (siteConfigFile) args.push("--site-config", siteConfigFile);
   if (baseUrl) args.push("--base-url", baseUrl);
   if (typeof trailingSlash === "boolean") args.push("--trailing-slash", String(trailingSlash));
-  args.push(...extraArgs);
+  args.push(...llmsArgs(llms), ...extraArgs);
   return new Promise((resolve, reject) => {
     const child = spawn(cli.file, [...cli.args, ...args], { stdio: ["ignore", "pipe", "pipe"], env: cli.env });
     let stdout = "";
     let stderr = "";
+    let partial = "";
     child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
+    child.stderr.on("data", (d) => {
+      const lines = (partial + d).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) {
+        const message = progressMessage(line);
+        if (message) log.info(`[lectern] ${message}`);
+        else stderr += `${line}\n`;
+      }
+    });
     child.on("error", (e) => reject(new Error(`[${PLUGIN}] could not run ${cli.file} (${cli.via}): ${e.message}`)));
     child.on("close", (code) => {
+      stderr += partial;
       if (code !== 0) {
         const tail = stderr.trim().split("\n").slice(-15).join("\n");
         reject(new Error(`[${PLUGIN}] \`lectern ${args.join(" ")}\` failed (exit ${code}):\n${tail}`));
@@ -123,4 +160,4 @@ function runLecternBuild({ cli, siteDir, configPath, siteConfigFile, outDir, bas
   });
 }
 
-module.exports = { findCli, devCandidates, runLecternBuild };
+module.exports = { findCli, devCandidates, runLecternBuild, llmsArgs };

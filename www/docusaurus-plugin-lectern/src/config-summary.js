@@ -93,6 +93,7 @@ function summarizeConfig(config, { isStub = () => false, warnings = [] } = {}) {
     baseUrl: text(c.baseUrl),
     url: text(c.url),
     title: text(c.title),
+    tagline: text(c.tagline),
     trailingSlash: flag(c.trailingSlash),
     markdownFormat: text(markdown.format),
     docs,

@@ -50,6 +50,16 @@ export interface Options extends ChatOptionsInput {
   runtimeDir?: string | null;
   /** Build the index under `docusaurus start` too (incremental; an edited page re-indexes). Default true. */
   indexInDev?: boolean;
+
+  // ---- for AI agents (https://llmstxt.org), written by `lectern build` from the indexed text ----
+  /** llms.txt at the site's root: title, tagline, one link per page with its first sentence, by sidebar category. Default true. */
+  llmsTxt?: boolean;
+  /** llms-full.txt at the site's root: the text of every page llms.txt lists, with its URL. Default true. */
+  llmsFullTxt?: boolean;
+  /** A Markdown twin of every docs page (its URL + ".md", or + "index.html.md" after a slash), linked from the page. Default true. */
+  markdownTwins?: boolean;
+  /** Which docs versions llms.txt and llms-full.txt list: each docs instance's last version, or all. Twins exist for every version. Default "last". */
+  llmsVersions?: "last" | "all";
 }
 
 /** The options after validation: the plugin's own with their defaults, the chat options
@@ -80,12 +90,17 @@ export interface ClientOptions {
   welcome: string | null;
   shortcut: boolean;
   askAboutSelection: boolean;
+  /** How a docs page links its Markdown twin: its URL plus `fileSuffix` (or `folderSuffix`
+   * when it ends with a slash), for the docs versions listed per docs plugin id; null when
+   * no twins were written. */
+  markdownTwins: { fileSuffix: string; folderSuffix: string; versions: Record<string, string[]> } | null;
 }
 
 /** Summary of `lectern build` (the plugin's loaded content). */
 export interface LoadedContent {
   summary: { pages: number; chunks: number; embedded: number; reused: number; total_bytes: number; [key: string]: unknown } | null;
   files: string[];
+  markdownTwins: ClientOptions["markdownTwins"];
 }
 
 declare function pluginLectern(context: LoadContext, options: PluginOptions): Promise<Plugin<LoadedContent>>;

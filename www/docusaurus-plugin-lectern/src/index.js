@@ -6,9 +6,11 @@
 // At startup it validates the options and finds the `lectern` CLI and the browser runtime;
 // while loading content it runs `lectern build` over the site (incrementally: only changed
 // sections are embedded again); the bundle and the runtime go out as assets under
-// <baseUrl><path>/ (written by `docusaurus build`, served by `docusaurus start`); the theme
-// wraps every docs page (DocsRoot) with the widget, which loads all of that only when a
-// reader opens it or asks about a selection.
+// <baseUrl><path>/ (written by `docusaurus build`, served by `docusaurus start`), and the
+// site's text for AI agents that the same run writes (llms.txt, llms-full.txt, a Markdown
+// twin beside every docs page) at the site's root; the theme wraps every docs page
+// (DocsRoot) with the widget, which loads all of that only when a reader opens it or asks
+// about a selection, and with the link to the page's twin.
 "use strict";
 
 const fs = require("node:fs");
@@ -17,7 +19,7 @@ const { normalizeOptions, withSiteTitle, validateOptions, applyCoreRules, client
 const { loadRules } = require("./rules");
 const { summarizeConfig } = require("./config-summary");
 const { findCli, runLecternBuild } = require("./cli");
-const { findRuntimeDir, runtimeFiles, bundleFiles, LecternAssetsPlugin } = require("./assets");
+const { findRuntimeDir, runtimeFiles, bundleFiles, llmsFiles, LecternAssetsPlugin } = require("./assets");
 
 async function pluginLectern(context, rawOptions) {
   const { siteDir, siteConfig, siteConfigPath, baseUrl } = context;
@@ -48,6 +50,8 @@ async function pluginLectern(context, rawOptions) {
   const workDir = path.join(siteDir, "node_modules", ".cache", "lectern", options.id);
   /** Shared with the webpack plugin: what to emit at the next compilation. */
   const state = { files: [] };
+  /** The site's static folders: an llms file there is the site's own. */
+  const staticDirs = (siteConfig.staticDirectories ?? ["static"]).map((d) => path.resolve(siteDir, d));
   /** The folders the last `lectern build` read pages from (every docs instance and version). */
   let watched = [];
 
@@ -57,6 +61,7 @@ async function pluginLectern(context, rawOptions) {
     async loadContent() {
       let bundleDir = prebuilt;
       let summary = null;
+      const llmsDir = path.join(workDir, "llms");
       if (indexing) {
         bundleDir = path.join(workDir, "bundle");
         fs.mkdirSync(workDir, { recursive: true });
@@ -72,6 +77,7 @@ async function pluginLectern(context, rawOptions) {
           outDir: bundleDir,
           baseUrl: siteConfig.baseUrl,
           trailingSlash: siteConfig.trailingSlash,
+          llms: { dir: llmsDir, llmsTxt: options.llmsTxt, llmsFullTxt: options.llmsFullTxt, markdownTwins: options.markdownTwins, llmsVersions: options.llmsVersions },
           extraArgs: options.buildArgs,
           log,
         });
@@ -88,12 +94,19 @@ async function pluginLectern(context, rawOptions) {
         for (const name of bundleFiles(bundleDir)) files.push({ from: path.join(bundleDir, name), to: `${folder}/bundle/${name}` });
       }
       for (const name of runtime) files.push({ from: path.join(runtimeDir, name), to: `${folder}/runtime/${name}` });
+      // The llms files go where the site serves them (their paths are under baseUrl already),
+      // except one the site ships itself in a static folder: the site's own wins.
+      const llms = summary?.llms ? llmsFiles(llmsDir, staticDirs) : { files: [], shadowed: [] };
+      for (const name of llms.shadowed) log.warn(`[lectern] the site has its own ${name} (in a static folder): Lectern's is not written.`);
+      files.push(...llms.files);
       state.files = files;
-      return { summary, files: files.map((f) => f.to) };
+      const twins = summary?.llms?.markdown_twins ?? null;
+      if (summary?.llms) log.info(`[lectern] for AI agents: ${describeLlms(summary.llms, llms.shadowed)}`);
+      return { summary, files: files.map((f) => f.to), markdownTwins: twins && twinLinks(twins) };
     },
 
-    async contentLoaded({ actions }) {
-      actions.setGlobalData(clientOptions(options, urls));
+    async contentLoaded({ content, actions }) {
+      actions.setGlobalData(clientOptions(options, urls, content?.markdownTwins ?? null));
     },
 
     configureWebpack(_config, isServer) {
@@ -114,6 +127,29 @@ async function pluginLectern(context, rawOptions) {
       return watched.map((dir) => path.join(path.resolve(siteDir, dir), "**/*.{md,mdx}"));
     },
   };
+}
+
+/**
+ * What the docs pages need to link their Markdown twin (DocsRoot/MarkdownTwinLink): the
+ * suffixes `lectern build` appends to a page's URL and, per docs instance, the versions
+ * whose pages have twins.
+ * @param {{ suffixes: { file: string, folder: string }, versions: { instance: string, version: string }[] }} twins
+ */
+function twinLinks(twins) {
+  /** @type {Record<string, string[]>} */
+  const versions = {};
+  for (const { instance, version } of twins.versions) (versions[instance] ??= []).push(version);
+  return { fileSuffix: twins.suffixes.file, folderSuffix: twins.suffixes.folder, versions };
+}
+
+/** `llms.txt (12.3 KB), llms-full.txt (1.2 MB), 46 Markdown twins (1.1 MB)`. */
+function describeLlms(llms, shadowed) {
+  const size = (bytes) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} KB`);
+  const parts = [];
+  if (llms.llms_txt_bytes != null && !shadowed.includes("llms.txt")) parts.push(`llms.txt (${size(llms.llms_txt_bytes)})`);
+  if (llms.llms_full_txt_bytes != null && !shadowed.includes("llms-full.txt")) parts.push(`llms-full.txt (${size(llms.llms_full_txt_bytes)})`);
+  if (llms.markdown_twins) parts.push(`${llms.markdown_twins.count} Markdown twins (${size(llms.markdown_twins.bytes)})`);
+  return parts.join(", ") || "nothing";
 }
 
 /** Theme components that `docusaurus swizzle docusaurus-plugin-lectern` may eject or wrap. */

@@ -24,7 +24,18 @@ const DEFAULT_OPTIONS = Object.freeze({
   bundleDir: null,
   runtimeDir: null,
   indexInDev: true,
+  // For AI agents (written by `lectern build` from the chunks it indexes).
+  llmsTxt: true,
+  llmsFullTxt: true,
+  markdownTwins: true,
+  llmsVersions: "last",
 });
+
+/** Which docs versions llms.txt and llms-full.txt list (`lectern build --llms-versions`). */
+const LLMS_VERSIONS = ["last", "all"];
+
+/** `lectern build` arguments the plugin passes itself. */
+const RESERVED_BUILD_ARGS = ["--out", "--json", "--llms-out", "--progress"];
 
 const OPTION_NAMES = Object.keys(DEFAULT_OPTIONS);
 
@@ -105,11 +116,17 @@ function normalizeOptions(input = {}) {
   out.path = path;
   out.cli = checkString(o, "cli");
   out.buildArgs = checkStringList(o, "buildArgs");
-  const reserved = out.buildArgs.find((a) => a === "--out" || a.startsWith("--out=") || a === "--json");
-  if (reserved) throw new OptionsError(`"buildArgs" may not set ${show(reserved)}: the plugin chooses where the bundle goes.`);
+  // The plugin chooses where the bundle and the llms files go, and reads the CLI's output.
+  const reserved = out.buildArgs.find((a) => RESERVED_BUILD_ARGS.includes(a.split("=")[0]));
+  if (reserved) throw new OptionsError(`"buildArgs" may not set ${show(reserved)}: the plugin sets it (the bundle's and the llms files' folders, the CLI's output).`);
   out.bundleDir = checkString(o, "bundleDir");
   out.runtimeDir = checkString(o, "runtimeDir");
   out.indexInDev = checkBoolean(o, "indexInDev");
+  out.llmsTxt = checkBoolean(o, "llmsTxt");
+  out.llmsFullTxt = checkBoolean(o, "llmsFullTxt");
+  out.markdownTwins = checkBoolean(o, "markdownTwins");
+  if (!LLMS_VERSIONS.includes(o.llmsVersions)) throw new OptionsError(`"llmsVersions" must be ${LLMS_VERSIONS.map((v) => JSON.stringify(v)).join(" or ")}; got ${show(o.llmsVersions)}.`);
+  out.llmsVersions = o.llmsVersions;
   return out;
 }
 
@@ -156,8 +173,12 @@ function applyCoreRules(options, { validateConfig, didYouMean, rules }) {
   return { ...options, personas, limits: rules.limits };
 }
 
-/** What the widget receives in the browser (global data): nothing here may be secret. */
-function clientOptions(options, { bundleUrl, runtimeUrl }) {
+/**
+ * What the widget receives in the browser (global data): nothing here may be secret.
+ * `markdownTwins`: how a docs page links its Markdown twin (the suffixes and the docs
+ * versions `lectern build` reported), or null when none were written.
+ */
+function clientOptions(options, { bundleUrl, runtimeUrl }, markdownTwins = null) {
   // Only what the site set: the browser's core fills the same defaults (siteOrigins: the page's).
   return {
     bundleUrl,
@@ -170,6 +191,7 @@ function clientOptions(options, { bundleUrl, runtimeUrl }) {
     welcome: options.welcome,
     shortcut: options.shortcut,
     askAboutSelection: options.askAboutSelection,
+    markdownTwins,
   };
 }
 

@@ -75,6 +75,9 @@ test("the plugin's own options: what was given and what is expected", () => {
   fails({ path: "../up" }, /"path" must be a plain URL folder/);
   fails({ buildArgs: ["--out", "x"] }, /"buildArgs" may not set "--out"/);
   fails({ shortcut: "yes" }, /"shortcut" must be true or false; got "yes"/);
+  fails({ buildArgs: ["--llms-out=x"] }, /"buildArgs" may not set "--llms-out=x"/);
+  fails({ markdownTwins: "no" }, /"markdownTwins" must be true or false; got "no"/);
+  fails({ llmsVersions: "latest" }, /"llmsVersions" must be "last" or "all"; got "latest"/);
   fails("nope", /options must be an object/);
 });
 
@@ -85,5 +88,6 @@ test("the browser gets only what the widget needs", () => {
   assert.deepEqual(c.limits, rules.rules.limits);
   assert.equal(c.bundleUrl, "/lectern/bundle/");
   assert.deepEqual(c.starterQuestions, ["Why?"]);
-  for (const buildOnly of ["cli", "buildArgs", "bundleDir", "runtimeDir", "indexInDev", "path"]) assert.equal(buildOnly in c, false, buildOnly);
+  for (const buildOnly of ["cli", "buildArgs", "bundleDir", "runtimeDir", "indexInDev", "path", "llmsTxt", "llmsFullTxt", "llmsVersions"]) assert.equal(buildOnly in c, false, buildOnly);
+  assert.equal(c.markdownTwins, null);
 });

@@ -102,3 +102,61 @@ test("swizzle config lists the widget's components", () => {
   assert.deepEqual(Object.keys(components), ["LecternWidget", "LecternPanel", "LecternPanel/Message", "LecternPanel/Markdown", "DocsRoot"]);
   assert.equal(components.LecternWidget.actions.wrap, "safe");
 });
+
+/** A stand-in `lectern` that writes a bundle and the llms files where it is told, reports
+ * embedding's progress as `--progress json` does, and prints a summary like the real one. */
+function standInCli(dir) {
+  const file = path.join(dir, "lectern-stand-in.js");
+  const script = `#!${process.execPath}
+const fs = require("node:fs"), path = require("node:path");
+const args = process.argv.slice(2), arg = (name) => args[args.indexOf(name) + 1];
+fs.writeFileSync(${JSON.stringify(path.join(dir, "cli-args.json"))}, JSON.stringify(args));
+fs.mkdirSync(arg("--out"), { recursive: true });
+fs.writeFileSync(path.join(arg("--out"), "manifest.json"), JSON.stringify({ format: "lectern-index" }));
+const progress = (message) => process.stderr.write(JSON.stringify({ progress: { message } }) + "\\n");
+progress("embedding 2 sections");
+process.stderr.write("a note that is not progress\\n");
+progress("embedded 2/2 sections (100 %)");
+let llms;
+if (args.includes("--llms-out")) {
+  const out = arg("--llms-out");
+  fs.mkdirSync(path.join(out, "docs"), { recursive: true });
+  for (const [name, text] of [["llms.txt", "# Site\\n"], ["llms-full.txt", "# Site\\n\\n# Intro\\n"], ["docs/intro.md", "# Intro\\n"]]) fs.writeFileSync(path.join(out, name), text);
+  llms = { dir: out, llms_txt_bytes: 7, llms_full_txt_bytes: 17, markdown_twins: { count: 1, bytes: 8, suffixes: { file: ".md", folder: "index.html.md" },
+    versions: [{ instance: "default", version: "current" }, { instance: "community", version: "2.0" }, { instance: "community", version: "current" }] } };
+}
+console.log(JSON.stringify({ pages: 1, chunks: 2, embedded: 2, reused: 0, content_dirs: [], llms }));
+`;
+  fs.writeFileSync(file, script, { mode: 0o755 });
+  return file;
+}
+
+test("the llms files: written by the CLI at the site's root, a static one of the site's wins, twins linked through global data", async (t) => {
+  const { dir, runtime } = tempSite(t);
+  const info = t.mock.method(console, "info", () => {});
+  const warn = t.mock.method(console, "warn", () => {});
+  fs.mkdirSync(path.join(dir, "static"));
+  fs.writeFileSync(path.join(dir, "static", "llms-full.txt"), "the site's own\n");
+  const p = await plugin(context(dir), plugin.validateOptions({ options: { cli: standInCli(dir), runtimeDir: runtime, llmsVersions: "all", llmsFullTxt: true } }));
+  const content = await p.loadContent();
+  const args = JSON.parse(fs.readFileSync(path.join(dir, "cli-args.json"), "utf8"));
+  const llmsDir = path.join(dir, "node_modules", ".cache", "lectern", "default", "llms");
+  assert.deepEqual(args.slice(args.indexOf("--llms-out"), args.indexOf("--llms-out") + 4), ["--llms-out", llmsDir, "--llms-versions", "all"]);
+  assert.ok(args.includes("--progress") && !args.includes("--no-markdown-twins"));
+  assert.ok(content.files.includes("llms.txt") && content.files.includes("docs/intro.md"), content.files.join(" "));
+  assert.ok(!content.files.includes("llms-full.txt"), "the site's static llms-full.txt is not overwritten");
+  const infos = info.mock.calls.map((c) => c.arguments[0]);
+  assert.ok(infos.includes("[lectern] embedding 2 sections") && infos.includes("[lectern] embedded 2/2 sections (100 %)"), infos.join("\n"));
+  assert.ok(infos.some((l) => /^\[lectern\] for AI agents: llms\.txt \(0\.0 KB\), 1 Markdown twins/.test(l)), infos.join("\n"));
+  assert.ok(warn.mock.calls.some((c) => /the site has its own llms-full\.txt/.test(c.arguments[0])));
+  let data;
+  await p.contentLoaded({ content, actions: { setGlobalData: (d) => (data = d) } });
+  assert.deepEqual(data.markdownTwins, { fileSuffix: ".md", folderSuffix: "index.html.md", versions: { default: ["current"], community: ["2.0", "current"] } });
+
+  // Each file can be turned off; with all three off the CLI is not asked for any.
+  const off = await plugin(context(dir), plugin.validateOptions({ options: { cli: standInCli(dir), runtimeDir: runtime, llmsTxt: false, llmsFullTxt: false, markdownTwins: false } }));
+  const none = await off.loadContent();
+  assert.ok(!JSON.parse(fs.readFileSync(path.join(dir, "cli-args.json"), "utf8")).includes("--llms-out"));
+  assert.ok(!none.files.some((f) => f.endsWith(".md") || f.startsWith("llms")));
+  assert.equal(none.markdownTwins, null);
+});

@@ -129,6 +129,9 @@ pub struct SiteConfig {
     pub site_dir: PathBuf,
     pub source: ConfigSource,
     pub site_url: Option<String>,
+    /// The site's `title` and `tagline` (what llms.txt opens with).
+    pub title: Option<String>,
+    pub tagline: Option<String>,
     /// Always starts and ends with `/`.
     pub base_url: String,
     pub trailing_slash: TrailingSlash,
@@ -143,6 +146,8 @@ pub struct SiteConfig {
 #[derive(Debug, Clone, Default)]
 pub struct StatedSettings {
     pub site_url: Option<String>,
+    pub title: Option<String>,
+    pub tagline: Option<String>,
     pub base_url: Option<String>,
     pub trailing_slash: Option<bool>,
     pub markdown_format: Option<String>,
@@ -158,6 +163,8 @@ impl SiteConfig {
             site_dir,
             source,
             site_url: settings.site_url,
+            title: settings.title.filter(|t| !t.trim().is_empty()),
+            tagline: settings.tagline.filter(|t| !t.trim().is_empty()),
             base_url: normalize_base_url(settings.base_url.as_deref().unwrap_or("/")),
             trailing_slash: TrailingSlash::from_option(settings.trailing_slash),
             markdown_format: SiteMarkdownFormat::from_option(settings.markdown_format.as_deref()),
@@ -204,6 +211,8 @@ pub struct VersionSummary {
     pub name: String,
     /// URL path of the version's docs root.
     pub path: String,
+    /// The instance's last version (`lastVersion`): the one served at its route base path.
+    pub last: bool,
     pub content_dir: PathBuf,
     pub pages: usize,
 }

@@ -84,6 +84,8 @@ pub fn read_summary(json: &Value) -> (StatedSettings, Vec<String>) {
 
     let settings = StatedSettings {
         site_url: text(json, "url"),
+        title: text(json, "title"),
+        tagline: text(json, "tagline"),
         base_url: text(json, "baseUrl"),
         trailing_slash: json.get("trailingSlash").and_then(Value::as_bool),
         markdown_format: text(json, "markdownFormat"),

@@ -28,6 +28,9 @@ pub fn scan_text(file: &Path, text: &str, reason: &str) -> StatedSettings {
     }
     StatedSettings {
         site_url: string_setting("url"),
+        // The first `title:` is the site's in a config written top-down (the navbar's comes later).
+        title: string_setting("title"),
+        tagline: string_setting("tagline"),
         base_url: string_setting("baseUrl"),
         trailing_slash: bool_setting("trailingSlash"),
         markdown_format: string_setting("format"),

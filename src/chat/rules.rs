@@ -5,6 +5,7 @@
 use super::config::ChatConfig;
 use super::persona::Persona;
 use super::plan::{EMPTY_ANSWER_MESSAGE, REFUSAL_SUGGESTION, SLOW_MESSAGE};
+use crate::advice::OFFLINE;
 use crate::query::{QUESTION_MAX_CHARS, SELECTION_MAX_CHARS, SELECTION_MIN_CHARS};
 use serde::Serialize;
 
@@ -52,6 +53,10 @@ pub struct Messages {
     pub empty_answer: &'static str,
     /// Told when no first token came within `slowAfterMs`.
     pub slow: &'static str,
+    /// Said while the browser is offline (the advice table's `OFFLINE`)…
+    pub offline: &'static str,
+    /// …and in place of an action that needs the network: the panel does it once back online.
+    pub offline_pending: &'static str,
 }
 
 /// The rules, as the core applies them.
@@ -70,6 +75,8 @@ pub fn rules() -> ChatRules {
             refusal_suggestion: REFUSAL_SUGGESTION,
             empty_answer: EMPTY_ANSWER_MESSAGE,
             slow: SLOW_MESSAGE,
+            offline: OFFLINE.message,
+            offline_pending: OFFLINE.suggestion,
         },
         defaults: ChatConfig::default(),
     }
@@ -86,6 +93,7 @@ mod tests {
         assert_eq!(rules["personas"].as_array().map(Vec::len), Some(Persona::ALL.len()));
         assert_eq!(rules["limits"]["questionMaxChars"], QUESTION_MAX_CHARS);
         assert_eq!(rules["messages"]["slow"], SLOW_MESSAGE);
+        assert_eq!(rules["messages"]["offlinePending"], OFFLINE.suggestion);
         assert_eq!(rules["defaults"]["storageKey"], "lectern:conversation:v1");
     }
 }

@@ -41,7 +41,7 @@ async function chatSession({ chat: options = {}, steps, bundleUrl = "/chat/bundl
     chat = await LecternChat.create({ lectern, ...options });
   } catch (e) {
     lectern.close();
-    return { createError: { code: e.code, message: e.message } };
+    return { createError: { code: e.code, message: e.message, technical: e.technical } };
   }
   const results = [];
   for (const step of steps) {
@@ -59,7 +59,7 @@ async function chatSession({ chat: options = {}, steps, bundleUrl = "/chat/bundl
       const response = step.retry ? await chat.retry({ onEvent }) : await chat.ask(step.ask, { onEvent });
       results.push({ response, events, ms: performance.now() - started });
     } catch (e) {
-      const error = { name: e.name, code: e.code, detail: e.detail, message: e.message, suggestion: e.suggestion, retryable: e.retryable, partial: e.partial };
+      const error = { name: e.name, code: e.code, detail: e.detail, message: e.message, suggestion: e.suggestion, action: e.action, technical: e.technical, retryable: e.retryable, partial: e.partial };
       results.push({ error, events, ms: performance.now() - started });
     }
   }
@@ -262,7 +262,9 @@ test("validation: the core's messages and codes, and one question per 2 seconds"
   // The core's turn tells a refused question's error as its only event (the promise rejects
   // with the same), and an admitted one's `status retrieving` first.
   for (const { error, events } of results.filter((r) => r.error)) {
-    assert.deepEqual(events, [{ type: "error", code: error.code, message: error.message, suggestion: error.suggestion, detail: null, retryable: false, partial: null }]);
+    assert.deepEqual(events, [
+      { type: "error", code: error.code, message: error.message, suggestion: error.suggestion, action: error.action, detail: null, technical: error.technical ?? null, retryable: false, partial: null },
+    ]);
     assert.equal(error.retryable, false);
   }
   assert.deepEqual(results[5].events[0], { type: "status", state: "retrieving" });
@@ -274,10 +276,12 @@ test("a configuration carrying an API key is refused, saying why", async (t) => 
   for (const chat of [{ endpoint: llm.endpoint, apiKey: "sk-test" }, { endpoint: llm.endpoint, headers: { Authorization: "Bearer sk-test" } }]) {
     const { createError } = await run(t, { chat, steps: [] });
     assert.equal(createError?.code, "INVALID_CONFIG");
-    assert.match(createError.message, /looks like a secret.*proxy/);
+    // The reader is told the site is misconfigured; the site owner is told why.
+    assert.match(createError.message, /misconfigured/);
+    assert.match(createError.technical, /looks like a secret.*proxy/);
   }
   const { createError } = await run(t, { chat: { endpiont: llm.endpoint }, steps: [] });
-  assert.match(createError?.message ?? "", /unknown chat option "endpiont". Did you mean "endpoint"\?/);
+  assert.match(createError?.technical ?? "", /unknown chat option "endpiont". Did you mean "endpoint"\?/);
 });
 
 test("the conversation survives a reload of the tab, not a new tab, and can be cleared", async (t) => {

@@ -74,6 +74,9 @@ export interface ClientOptions {
   chat: ChatOptionsInput;
   /** The core's length limits on a question and a selection (characters). */
   limits: { questionMaxChars: number; selectionMinChars: number; selectionMaxChars: number };
+  /** The core's texts for being offline (src/advice.rs OFFLINE): the status line, and what
+   * replaces an action that needs the network. */
+  messages: { offline: string; offlinePending: string };
   personas: PersonaOption[];
   defaultPersona: PersonaOption;
   starterQuestions: string[];

@@ -24,6 +24,9 @@ import { codedError, plain } from "./errors.js";
  * `onEvent(type, data)` receives the worker's events. `onCrash(error)` runs once when the
  * worker fails, after every pending request was rejected with `error`. `toError(init)`
  * makes what requests reject with from a plain error (default: the plain object itself).
+ * @param {Worker} worker
+ * @param {{name: string, onEvent?: (type: string, data: any) => void, onCrash?: (error: any) => void,
+ *   toError?: (init: any) => any}} options
  */
 export function connect(worker, { name, onEvent = () => {}, onCrash = () => {}, toError = (init) => init }) {
   const pending = new Map(); // id -> {resolve, reject}
@@ -66,7 +69,11 @@ export function connect(worker, { name, onEvent = () => {}, onCrash = () => {}, 
   return {
     /** Sends request `type` and resolves with its result. `transfer`: buffers moved with it.
      * `signal`: aborting it drops the request (the worker is told, so it can stop) and
-     * rejects with the signal's reason. Throws at once when `payload` cannot be cloned. */
+     * rejects with the signal's reason. Throws at once when `payload` cannot be cloned.
+     * @param {string} type
+     * @param {any} [payload]
+     * @param {{transfer?: Transferable[], signal?: AbortSignal}} [options]
+     * @returns {Promise<any>} */
     request(type, payload = {}, { transfer = [], signal } = {}) {
       if (ended) return Promise.reject(endError);
       if (signal?.aborted) return Promise.reject(signal.reason);

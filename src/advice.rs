@@ -114,6 +114,13 @@ pub const TABLE: &[Row] = &[
     ),
     row(
         "INDEX_UNAVAILABLE",
+        Some("TEXT_UNAVAILABLE"),
+        "The sections that match your question could not be loaded.",
+        "Try again in a moment.",
+        Action::Retry,
+    ),
+    row(
+        "INDEX_UNAVAILABLE",
         Some("PARTIAL"),
         "Part of the site's search index could not be loaded, so this question could not be fully searched.",
         "Try again in a moment.",
@@ -306,6 +313,11 @@ mod tests {
         assert_eq!(advice("LLM_UNAVAILABLE", Some("HTTP_502")).message, "The answer service failed to answer.");
         assert_eq!(advice("LLM_UNAVAILABLE", Some("NETWORK")).message, "The answer service could not be reached.");
         assert_eq!(action("WORKER_CRASHED", Some("TOO_MANY_RESTARTS")), Action::Reload);
+        // The chat's fault when every result's sections failed to load says so.
+        assert_eq!(
+            advice("INDEX_UNAVAILABLE", Some("TEXT_UNAVAILABLE")).message,
+            advice("TEXT_UNAVAILABLE", None).message
+        );
         assert_eq!(advice("NO_SUCH_CODE", None), advice("INTERNAL", None));
         // Offline, only what needs the network gives way.
         assert!(Action::Retry.needs_network() && Action::Reload.needs_network());

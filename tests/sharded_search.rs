@@ -327,7 +327,7 @@ fn a_term_shard_that_failed_is_searched_without_and_says_so() {
     let refused = sharded.attach(failed.part, failed.id, &damaged).unwrap_err().to_string();
     assert!(refused.contains("does not match term catalog page"), "{refused}");
     sharded.mark_unavailable(failed.part, failed.id).expect("marks");
-    assert_eq!(sharded.unavailable_for(question), [failed.clone()]);
+    assert_eq!(sharded.unavailable_for(question), std::slice::from_ref(&failed));
     assert_eq!(sharded.unavailable_for("robot"), [], "another question goes without nothing");
     // Scored from "torque" alone, exactly as the whole index scores "torque"; at most low.
     let partial = sharded.search(question, None, &SearchOptions::default()).expect("searches");

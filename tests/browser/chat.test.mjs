@@ -272,6 +272,28 @@ test("validation: the core's messages and codes, and one question per 2 seconds"
   assert.equal(llm.requests().length, 1);
 });
 
+test("a failed download is never a refusal: no text gives the sections as links, no keyword index an error to retry", async (t) => {
+  llm.reset();
+  const links = await run(t, { bundleUrl: "/notext/bundle/", chat: { endpoint: llm.endpoint }, steps: [{ ask: { question: QUESTION } }] });
+  const [answer] = links.results;
+  assert.equal(answer.error, undefined, JSON.stringify(answer.error));
+  assert.equal(answer.response.kind, "links");
+  assert.ok(answer.response.sources.length >= 1 && answer.response.sources.every((s) => s.unread === true), JSON.stringify(answer.response.sources));
+  assert.match(answer.response.answer, /could not be loaded[\s\S]*\[1\]/);
+  assert.equal(answer.response.confidence, "low");
+  assert.equal(answer.response.message.error.action, "retry", "a retry is offered");
+  assert.equal(llm.requests().length, 0, "the LLM is not asked to answer from nothing");
+
+  const partial = await run(t, { bundleUrl: "/badterms/bundle/", chat: { endpoint: llm.endpoint }, steps: [{ ask: { question: QUESTION } }] });
+  const [failed] = partial.results;
+  assert.equal(failed.error?.code, "INDEX_UNAVAILABLE", JSON.stringify(failed));
+  assert.equal(failed.error.detail, "PARTIAL");
+  assert.equal(failed.error.retryable, true);
+  assert.equal(failed.error.action, "retry");
+  assert.match(failed.error.message, /could not be fully searched/);
+  assert.equal(llm.requests().length, 0);
+});
+
 test("a configuration carrying an API key is refused, saying why", async (t) => {
   for (const chat of [{ endpoint: llm.endpoint, apiKey: "sk-test" }, { endpoint: llm.endpoint, headers: { Authorization: "Bearer sk-test" } }]) {
     const { createError } = await run(t, { chat, steps: [] });

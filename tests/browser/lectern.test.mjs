@@ -366,6 +366,32 @@ test("faults become typed errors: missing bundle, missing text, crashed worker",
   assert.equal(r.closed.code, "ABORTED");
 });
 
+test("a damaged term shard is retried once, then the question is scored without it and marked partial", async (t) => {
+  const page = await openPage(t);
+  const { value: r, error } = await inPage(
+    page,
+    async ({ question }) => {
+      const lectern = await Lectern.open({ bundleUrl: "/badterms/bundle/", loadModel: false });
+      const result = await lectern.search(question);
+      lectern.close();
+      const log = await (await fetch("/__log")).json();
+      return { partial: result.partial, confidence: result.confidence, chunks: result.chunks.length, errors: result.errors, log };
+    },
+    { question: QUESTION },
+  );
+  assert.equal(error, undefined, JSON.stringify(error));
+  // Every term shard is damaged: nothing scored, and the search says it went without them.
+  assert.equal(r.partial, true);
+  assert.equal(r.chunks, 0);
+  assert.ok(r.errors.length >= 1 && r.errors.every((e) => e.part === "terms" && e.detail === "CHECKSUM_MISMATCH"), JSON.stringify(r.errors));
+  assert.match(r.errors[0].technical, /does not match term catalog page \d+/, "the checksum names the page it was checked against");
+  assert.doesNotMatch(r.errors[0].message, /terms\.|catalog|checksum/i, "the reader's words name no file");
+  for (const failure of r.errors) {
+    const fetched = r.log.filter((l) => l.path === `/badterms/bundle/${failure.file}`).length;
+    assert.equal(fetched, 2, `${failure.file} was fetched once more after its fault`);
+  }
+});
+
 test("validates questions, selections and options with the core's codes and messages", async (t) => {
   const page = await openPage(t);
   const { value: v, error: e2 } = await inPage(page, async () => {

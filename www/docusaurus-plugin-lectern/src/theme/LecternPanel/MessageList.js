@@ -87,6 +87,18 @@ export default function MessageList({ open, config, messages, live, busy, welcom
     if (el && stick.current) el.scrollTop = el.scrollHeight;
   }, [messages, live, open]);
 
+  // A status line that comes or goes above (offline, the model's state) resizes the list:
+  // the newest text stays in view.
+  useEffect(() => {
+    const el = list.current;
+    if (!el || typeof ResizeObserver === 'undefined') return undefined;
+    const observer = new ResizeObserver(() => {
+      if (stick.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
   return (
     <div
       ref={list}

@@ -231,6 +231,8 @@ pub fn plan(ask: &Ask, retrieval: &Retrieval, history: &[&Message], config: &Cha
                 error: ChatError::sections_unavailable(),
             },
             (true, true) => Plan::Fail { error: ChatError::sections_unavailable() },
+            // Nothing found in the part of the index that arrived: no verdict.
+            (true, false) if retrieval.partial => Plan::Fail { error: ChatError::partial_search() },
             // Only other sites' sections: nothing this site can cite.
             (true, false) => Plan::Refuse {
                 answer: refusal_message(&name),
@@ -493,6 +495,16 @@ mod tests {
         assert_eq!(error.detail.as_deref(), Some("PARTIAL"));
         // From the whole index it is the verdict.
         let whole = Retrieval { confidence: Some(Confidence::None), ..Retrieval::default() };
+        assert!(matches!(plan(&global, &whole, &[], &with_endpoint(), &site), Plan::Refuse { .. }));
+        // A partial search whose results are none of this site's: no verdict either.
+        let elsewhere = vec![chunk("x", "https://elsewhere.example/x", "Nodes.", 0.7)];
+        let partial =
+            Retrieval { confidence: Some(Confidence::Low), chunks: elsewhere, partial: true, ..Retrieval::default() };
+        let Plan::Fail { error } = plan(&global, &partial, &[], &with_endpoint(), &site) else {
+            panic!("expected a fault")
+        };
+        assert_eq!(error.detail.as_deref(), Some("PARTIAL"));
+        let whole = Retrieval { partial: false, ..partial };
         assert!(matches!(plan(&global, &whole, &[], &with_endpoint(), &site), Plan::Refuse { .. }));
         // A partial search that found something answers from it, at low confidence, noted.
         let partial = Retrieval { partial: true, ..found([true, true]) };

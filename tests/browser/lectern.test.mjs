@@ -421,6 +421,7 @@ test("validates questions, selections and options with the core's codes and mess
     message: "Please enter a question",
     code: "EMPTY_QUESTION",
     suggestion: v.empty.suggestion,
+    action: "rephrase",
   });
   assert.equal(v.blank.code, "EMPTY_QUESTION");
   assert.equal(v.long.code, "QUESTION_TOO_LONG");

@@ -187,6 +187,8 @@ export class Lectern {
       this.state.modelError = null;
       this.#settleHybrid(null);
     } else if (event.phase === "model-failed") {
+      // Semantic search stops (also once it worked: the embedder ended): keyword search goes on.
+      this.state.hybrid = false;
       this.state.modelError = event.error;
       this.#settleHybrid(new LecternError(event.error));
     }

@@ -33,6 +33,10 @@ pub enum Action {
 }
 
 impl Action {
+    /// Every action (the rules list those that need the network from it).
+    pub const ALL: [Action; 6] =
+        [Action::Retry, Action::Reload, Action::ContactSite, Action::Rephrase, Action::Wait, Action::None];
+
     /// Whether the action needs the network: offline, the panel says it will be done when
     /// the browser is back online instead ([`OFFLINE`]).
     pub fn needs_network(self) -> bool {

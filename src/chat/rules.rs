@@ -5,7 +5,7 @@
 use super::config::ChatConfig;
 use super::persona::Persona;
 use super::plan::{EMPTY_ANSWER_MESSAGE, REFUSAL_SUGGESTION, SLOW_MESSAGE};
-use crate::advice::OFFLINE;
+use crate::advice::{Action, OFFLINE};
 use crate::query::{QUESTION_MAX_CHARS, SELECTION_MAX_CHARS, SELECTION_MIN_CHARS};
 use serde::Serialize;
 
@@ -57,6 +57,8 @@ pub struct Messages {
     pub offline: &'static str,
     /// …and in place of an action that needs the network: the panel does it once back online.
     pub offline_pending: &'static str,
+    /// The actions that need the network ([`Action::needs_network`]): offline they wait.
+    pub network_actions: Vec<Action>,
 }
 
 /// The rules, as the core applies them.
@@ -77,6 +79,7 @@ pub fn rules() -> ChatRules {
             slow: SLOW_MESSAGE,
             offline: OFFLINE.message,
             offline_pending: OFFLINE.suggestion,
+            network_actions: Action::ALL.into_iter().filter(|a| a.needs_network()).collect(),
         },
         defaults: ChatConfig::default(),
     }
@@ -94,6 +97,7 @@ mod tests {
         assert_eq!(rules["limits"]["questionMaxChars"], QUESTION_MAX_CHARS);
         assert_eq!(rules["messages"]["slow"], SLOW_MESSAGE);
         assert_eq!(rules["messages"]["offlinePending"], OFFLINE.suggestion);
+        assert_eq!(rules["messages"]["networkActions"], serde_json::json!(["retry", "reload"]));
         assert_eq!(rules["defaults"]["storageKey"], "lectern:conversation:v1");
     }
 }

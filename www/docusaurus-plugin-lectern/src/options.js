@@ -156,7 +156,7 @@ function applyCoreRules(options, { validateConfig, didYouMean, rules }) {
   if (!personas.includes(options.defaultPersona)) {
     throw new OptionsError(`"defaultPersona" ${show(options.defaultPersona)} is not one of "personas" (${personas.join(", ")}).`);
   }
-  return { ...options, personas, limits: rules.limits, messages: { offline: rules.messages.offline, offlinePending: rules.messages.offlinePending } };
+  return { ...options, personas, limits: rules.limits, messages: { offline: rules.messages.offline, offlinePending: rules.messages.offlinePending, networkActions: rules.messages.networkActions } };
 }
 
 /** What the widget receives in the browser (global data): nothing here may be secret. */

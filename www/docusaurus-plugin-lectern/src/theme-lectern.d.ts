@@ -62,6 +62,8 @@ declare module "@theme/LecternPanel/Message" {
     /** Offline, what needs the network is said to wait for it (`offlinePending`, the core's). */
     readonly offline?: boolean;
     readonly offlinePending?: string;
+    /** The actions that wait for the network (the core's, `messages.networkActions`). */
+    readonly networkActions?: readonly string[];
     /** It will be asked again once the browser is back online. */
     readonly pending?: boolean;
   }

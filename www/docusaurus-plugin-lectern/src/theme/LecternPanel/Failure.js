@@ -7,9 +7,10 @@ import React from 'react';
 import { strings } from './strings';
 import { Icon } from './icons';
 
-/** Actions that need the network: offline they wait (the panel does them once back online). */
-const NETWORK_ACTIONS = new Set(['retry', 'reload']);
-export const needsNetwork = (action) => NETWORK_ACTIONS.has(action ?? 'retry');
+/** Whether `action` needs the network: offline it waits (the panel does it once back online).
+ * `networkActions` is the core's list of such actions (src/advice.rs, the plugin's
+ * `messages.networkActions`). */
+export const needsNetwork = (/** @type {string | undefined} */ action, /** @type {readonly string[]} */ networkActions) => networkActions.includes(action ?? 'retry');
 
 /**
  * The closed disclosure with what a site owner needs; nothing when there is nothing more.
@@ -32,15 +33,16 @@ export function Details({ error }) {
 
 /**
  * Props: error (message, suggestion, action; without a message, `fallback` is said), offline
- * and offlinePending (the core's text for an action that waits for the network), onAction
+ * and offlinePending (the core's text for an action that waits for the network: one of
+ * networkActions), onAction
  * (does the action: a retry; reload is the page's), actionLabel, inline (the action's button
  * is elsewhere, e.g. an answer's Retry), messageId (the id of the words, for a control they
  * explain).
- * @param {{error: any, fallback?: string, offline: boolean, offlinePending: string, onAction?: () => void, actionLabel?: string, inline?: boolean, messageId?: string}} props
+ * @param {{error: any, fallback?: string, offline: boolean, offlinePending: string, networkActions: readonly string[], onAction?: () => void, actionLabel?: string, inline?: boolean, messageId?: string}} props
  */
-export default function Failure({ error, fallback, offline, offlinePending, onAction, actionLabel, inline = false, messageId }) {
+export default function Failure({ error, fallback, offline, offlinePending, networkActions, onAction, actionLabel, inline = false, messageId }) {
   const s = strings();
-  const waits = offline && needsNetwork(error?.action);
+  const waits = offline && needsNetwork(error?.action, networkActions);
   const suggestion = waits ? offlinePending : error?.suggestion;
   return (
     <>

@@ -134,7 +134,7 @@ function Actions({ message, feedback, onFeedback, onCopy, onRetry, canRetry }) {
   );
 }
 
-function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, onNavigate, texts, offline = false, offlinePending = '', pending = false }) {
+function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, onNavigate, texts, offline = false, offlinePending = '', networkActions = [], pending = false }) {
   const s = strings();
   const streaming = message.status === 'streaming';
   // An answer given despite a fault (excerpts, links) keeps its error: what helps, and details.
@@ -161,7 +161,7 @@ function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, onNa
       <Status message={message} />
       {message.status === 'error' && message.error && (
         <div className="lectern-error" role="alert">
-          <Failure error={message.error} fallback={s.errorTitle} offline={offline} offlinePending={offlinePending} inline />
+          <Failure error={message.error} fallback={s.errorTitle} offline={offline} offlinePending={offlinePending} networkActions={networkActions} inline />
         </div>
       )}
       {!streaming && message.notes?.map((note) => (
@@ -190,8 +190,9 @@ function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, onNa
  * Props: message (chat.d.ts Message, or the answer being streamed: status "streaming",
  * phase, slow), feedback ("up" | "down" | null), onFeedback(rating | null), onCopy(),
  * onRetry(), canRetry, onNavigate (a link was followed), texts (the chat layer's fixed
- * texts, for the refusal's suggestion), offline and offlinePending (while offline, what helps
- * is said to wait for the network), pending (it will be asked again once back online).
+ * texts, for the refusal's suggestion), offline, offlinePending and networkActions (while
+ * offline, what helps is said to wait for the network if it is one of the core's
+ * networkActions), pending (it will be asked again once back online).
  */
 export default function Message(props) {
   return props.message.role === 'user' ? <Question message={props.message} /> : <Answer {...props} />;

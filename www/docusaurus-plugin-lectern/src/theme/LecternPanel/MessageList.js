@@ -47,7 +47,8 @@ function Welcome({ config, selection, onAsk, disabled, reason }) {
  * being streamed, or null), busy, welcomeBlocked (why the welcome's questions cannot be asked
  * now, which the reader should know: the words' id and text; or null), selection, texts (the
  * chat layer's fixed texts), feedback (message id → rating), offline (the browser is offline)
- * and offlinePending (the core's words for an action that waits for the network), pending (the
+ * offlinePending and networkActions (the core's words for an action that waits for the
+ * network, and which actions do), pending (the
  * last answer will be asked again once back online), onRate(message, rating), onAsk(question),
  * onRetry(), onNavigate().
  * @param {{
@@ -60,6 +61,7 @@ function Welcome({ config, selection, onAsk, disabled, reason }) {
  *   selection: string | null,
  *   offline: boolean,
  *   offlinePending: string,
+ *   networkActions: readonly string[],
  *   pending: boolean,
  *   texts?: {refusalSuggestion?: string, slow?: string},
  *   feedback: Record<string, 'up' | 'down'>,
@@ -69,7 +71,7 @@ function Welcome({ config, selection, onAsk, disabled, reason }) {
  *   onNavigate: () => void,
  * }} props
  */
-export default function MessageList({ open, config, messages, live, busy, welcomeBlocked, selection, texts, feedback, offline, offlinePending, pending, onRate, onAsk, onRetry, onNavigate }) {
+export default function MessageList({ open, config, messages, live, busy, welcomeBlocked, selection, texts, feedback, offline, offlinePending, networkActions, pending, onRate, onAsk, onRetry, onNavigate }) {
   const s = strings();
   const list = useRef(/** @type {HTMLDivElement | null} */ (null));
   const stick = useRef(true);
@@ -120,6 +122,7 @@ export default function MessageList({ open, config, messages, live, busy, welcom
           canRetry={!busy && i === messages.length - 1}
           offline={offline}
           offlinePending={offlinePending}
+          networkActions={networkActions}
           pending={pending && i === messages.length - 1}
           onNavigate={onNavigate}
         />
@@ -131,6 +134,7 @@ export default function MessageList({ open, config, messages, live, busy, welcom
           onRetry={onRetry}
           offline={offline}
           offlinePending={offlinePending}
+          networkActions={networkActions}
         />
       )}
       {live?.user && <Message message={live.user} />}

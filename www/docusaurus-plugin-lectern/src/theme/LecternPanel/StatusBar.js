@@ -15,7 +15,7 @@ function formatBytes(bytes) {
 }
 
 /**
- * @param {{state: import('./session').SessionState, onRetryIndex: () => void, onRetryModel: () => void, messages: {offline: string, offlinePending: string}, statusId: string}} props
+ * @param {{state: import('./session').SessionState, onRetryIndex: () => void, onRetryModel: () => void, messages: {offline: string, offlinePending: string, networkActions: readonly string[]}, statusId: string}} props
  */
 function ModelStatus({ state, onRetryIndex, onRetryModel, messages, statusId }) {
   const s = strings();
@@ -34,7 +34,7 @@ function ModelStatus({ state, onRetryIndex, onRetryModel, messages, statusId }) 
     // build gets here) is not the index's fault: the core says so, and offers no retry.
     return (
       <div className="lectern-status lectern-status--error" role="alert" data-lectern-error={state.error?.code}>
-        <Failure error={state.error} fallback={s.indexFailed} offline={offline} offlinePending={messages.offlinePending} onAction={onRetryIndex} messageId={statusId} />
+        <Failure error={state.error} fallback={s.indexFailed} offline={offline} offlinePending={messages.offlinePending} networkActions={messages.networkActions} onAction={onRetryIndex} messageId={statusId} />
       </div>
     );
   }
@@ -58,7 +58,7 @@ function ModelStatus({ state, onRetryIndex, onRetryModel, messages, statusId }) 
   if (state.model === 'failed') {
     return (
       <div className="lectern-status lectern-status--warn" data-lectern-status="model-failed">
-        <Failure error={state.modelError} fallback={s.modelFailed} offline={offline} offlinePending={messages.offlinePending} onAction={onRetryModel} />
+        <Failure error={state.modelError} fallback={s.modelFailed} offline={offline} offlinePending={messages.offlinePending} networkActions={messages.networkActions} onAction={onRetryModel} />
       </div>
     );
   }
@@ -69,7 +69,7 @@ function ModelStatus({ state, onRetryIndex, onRetryModel, messages, statusId }) 
  * Props: state (the session's state, session.js), onRetryIndex(), onRetryModel(), messages
  * (the core's offline texts), statusId (the id of the index's failure, which Send points
  * to), notice (a chat-layer notice or null), onDismissNotice().
- * @param {{state: import('./session').SessionState, onRetryIndex: () => void, onRetryModel: () => void, messages: {offline: string, offlinePending: string}, statusId: string, notice: string | null, onDismissNotice: () => void}} props
+ * @param {{state: import('./session').SessionState, onRetryIndex: () => void, onRetryModel: () => void, messages: {offline: string, offlinePending: string, networkActions: readonly string[]}, statusId: string, notice: string | null, onDismissNotice: () => void}} props
  */
 export default function StatusBar({ state, onRetryIndex, onRetryModel, messages, statusId, notice, onDismissNotice }) {
   const s = strings();

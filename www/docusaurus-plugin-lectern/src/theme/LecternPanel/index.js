@@ -29,9 +29,9 @@ import './styles.css';
 
 /** Whether `message` (an answer) would be whole if asked again with the network back: it
  * failed for want of it, was given in place of what needed it, or rests on part of the index. */
-function waitsForNetwork(message) {
+function waitsForNetwork(message, /** @type {readonly string[]} */ networkActions) {
   if (message?.role !== 'assistant') return false;
-  if (message.error) return needsNetwork(message.error.action);
+  if (message.error) return needsNetwork(message.error.action, networkActions);
   return (message.notes?.length ?? 0) > 0;
 }
 
@@ -93,7 +93,7 @@ export default function LecternPanel({ open, onClose, config, request }) {
         // Offline, an answer that needed the network is asked again once it is back.
         if ((outcome === 'answered' || outcome === 'kept') && navigator.onLine === false) {
           const rt = await session.ready;
-          setPending(waitsForNetwork(rt.chat.conversation.messages.at(-1)));
+          setPending(waitsForNetwork(rt.chat.conversation.messages.at(-1), config.messages.networkActions));
         }
         if (retry) return;
         if (outcome === 'answered' && selection) setSelection(null);
@@ -101,7 +101,7 @@ export default function LecternPanel({ open, onClose, config, request }) {
         else if (outcome === 'refused' || outcome === 'unavailable') setInput(question);
       });
     },
-    [ask, selection, session],
+    [ask, selection, session, config.messages.networkActions],
   );
   const retryLast = useCallback(() => send('', true), [send]);
 
@@ -128,7 +128,7 @@ export default function LecternPanel({ open, onClose, config, request }) {
   const { online } = state;
   useEffect(() => {
     if (!online) return undefined;
-    if (state.phase === 'error' && needsNetwork(state.error?.action)) {
+    if (state.phase === 'error' && needsNetwork(state.error?.action, config.messages.networkActions)) {
       resetSession();
       retryIndex();
     }
@@ -192,6 +192,7 @@ export default function LecternPanel({ open, onClose, config, request }) {
         feedback={feedback}
         offline={!online}
         offlinePending={config.messages.offlinePending}
+        networkActions={config.messages.networkActions}
         pending={pending && !online}
         onRate={rate}
         onAsk={send}

@@ -229,8 +229,19 @@ for (const kind of ["404", "corrupt"]) {
     assert.ok((await lastAnswer(page).locator(".lectern-sources li").count()) >= 1, "answered by keywords");
     const fetched = env.site.requests().filter((r) => WORDS.test(r.path)).length;
     await rateLimitGap(asked);
+    const second = Date.now();
     await ask(page, "What is a ROS 2 topic?");
     assert.equal(env.site.requests().filter((r) => WORDS.test(r.path)).length, fetched, "no word shard fetched again before a retry");
+    // The word table whole again, the reader's retry brings semantic search back, and the
+    // next question fetches its word shards again.
+    env.site.setFault(null);
+    await page.locator('[data-lectern-status="model-failed"]').getByRole("button", { name: "Try again" }).click();
+    await page.waitForFunction(() => !document.querySelector("[data-lectern-status]"), null, { timeout: 120000 });
+    const before = env.site.requests().filter((r) => WORDS.test(r.path)).length;
+    await rateLimitGap(second);
+    await ask(page, "How does a node publish to a topic?");
+    assert.ok(env.site.requests().filter((r) => WORDS.test(r.path)).length > before, "the retry fetches the word shards again");
+    assert.equal(await page.locator('[data-lectern-status="model-failed"]').count(), 0, "and they are taken");
   });
 }
 
@@ -393,4 +404,60 @@ test("three tabs asking at once: each gets its own answer and keeps its own conv
   assert.match(await lastAnswer(pages[2]).innerText(), REFUSAL, "the off-topic one is refused, and only there");
   for (const page of pages.slice(0, 2)) assert.doesNotMatch(await lastAnswer(page).innerText(), REFUSAL);
   await Promise.all(pages.map((p) => p.close()));
+});
+
+// ---- the same states in dark mode and on a phone ------------------------------------------
+
+test("dark mode: a partial answer's note, the model's failure and its details read on the dark panel", async (t) => {
+  const { page } = await fresh(t, { colorScheme: "dark" });
+  env.site.setFault(MODEL, "404");
+  env.site.setFault(new RegExp(`${BUNDLE}${escape(termShardOf("node"))}$`), "corrupt");
+  await openDocs(page, env);
+  assert.equal(await page.getAttribute("html", "data-theme"), "dark");
+  await openPanel(page);
+  await page.waitForFunction(modelFailed, null, { timeout: HUNG_MS });
+  const asked = Date.now();
+  await ask(page, QUESTION, { wait: false });
+  await settle(t, page, "dark-partial", answered, { since: asked, arg: 1 });
+  const answer = lastAnswer(page);
+  assert.match(await answer.locator(".lectern-note").innerText(), /search index could not be loaded/);
+  assert.match(await page.locator('[data-lectern-status="model-failed"]').innerText(), /keyword search/i);
+  // The site owner's details, opened: the code and the technical text, still on the dark panel.
+  const details = page.locator('[data-lectern-status="model-failed"] details');
+  await details.locator("summary").click();
+  assert.match(await details.innerText(), /MODEL_UNAVAILABLE/);
+  await screenshot(page, `faults-${TAG}dark-details`);
+  const colours = await page.evaluate(() => {
+    const lum = (c) => {
+      const [r, g, b] = c.match(/\d+(\.\d+)?/g).map(Number);
+      return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+    };
+    const note = document.querySelector(".lectern-note");
+    const status = document.querySelector('[data-lectern-status="model-failed"]');
+    const panel = document.querySelector(".lectern-panel");
+    return { panel: lum(getComputedStyle(panel).backgroundColor), note: lum(getComputedStyle(note).color), status: lum(getComputedStyle(status).color) };
+  });
+  assert.ok(colours.panel < 0.3 && colours.note > 0.5 && colours.status > 0.5, `light words on the dark panel: ${JSON.stringify(colours)}`);
+});
+
+test("375 px: the links-only answer and the offline line fit the phone's sheet", async (t) => {
+  const { page, context } = await fresh(t, { viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
+  env.site.setFault(new RegExp(`${BUNDLE}text\\.`), "truncate");
+  await openDocs(page, env);
+  await page.locator(".lectern-launcher").tap();
+  await page.waitForSelector(".lectern-panel textarea");
+  await waitForIndex(page);
+  const asked = Date.now();
+  await ask(page, QUESTION, { wait: false });
+  await settle(t, page, "mobile-text-truncated", answered, { since: asked, arg: 1 });
+  const answer = lastAnswer(page);
+  assert.ok((await answer.locator(".lectern-sources li[data-lectern-unread]").count()) >= 1, "the sections are listed, marked as not loaded");
+  assert.equal(await answer.getByRole("button", { name: "Retry" }).count(), 1);
+  const overflow = () => page.evaluate(() => document.querySelector(".lectern-panel").scrollWidth - 375);
+  assert.ok((await overflow()) <= 0, "nothing sticks out sideways");
+  await context.setOffline(true);
+  const wentOffline = Date.now();
+  await settle(t, page, "mobile-offline", () => Boolean(document.querySelector('[data-lectern-status="offline"]')), { since: wentOffline });
+  assert.ok((await overflow()) <= 0, "nothing sticks out sideways offline either");
+  await context.setOffline(false);
 });

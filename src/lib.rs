@@ -8,6 +8,7 @@
 //! worker (keyword and vector search) both run; `embed` is the embedder the worker adds
 //! later, so keyword answers never wait for tract.
 
+pub mod advice;
 #[cfg(feature = "search")]
 pub mod bundle;
 pub mod chat;
@@ -17,6 +18,7 @@ pub mod dense;
 pub mod embed;
 pub mod heading;
 pub mod lexical;
+pub mod loading;
 pub mod query;
 pub mod search;
 pub mod usage;

@@ -295,3 +295,65 @@ fn bad_parts_are_refused_not_panicked_on() {
     assert!(sharded.attach(shard.part, shard.id, b"not a shard").is_err());
     assert!(!sharded.files_for_query("robot").is_empty(), "a refused shard is still needed");
 }
+
+#[test]
+fn a_term_shard_that_failed_is_searched_without_and_says_so() {
+    let output = bundle();
+    let served = Served { output: bundle(), fetched: Default::default() };
+    let manifest = output.manifest.clone();
+    let whole = |question: &str| {
+        let mut sharded = ShardedSearch::new(&output.manifest_json()).expect("manifest");
+        sharded.attach_chunk_table(&served.get(&manifest.files.chunk_table.name)).expect("table");
+        fetch_all(&served, &mut sharded, |s| s.files_for_query(question));
+        sharded.search(question, None, &SearchOptions::default()).expect("searches")
+    };
+    let mut sharded = ShardedSearch::new(&output.manifest_json()).expect("manifest");
+    sharded.attach_chunk_table(&served.get(&manifest.files.chunk_table.name)).expect("table");
+    let question = "joint torque";
+    // The pages arrive; of the shards, "joint"'s fails (its checksum, say) and is marked.
+    fetch_all(&served, &mut sharded, |s| {
+        s.files_for_query(question).into_iter().filter(|f| f.part == Part::TermPage).collect()
+    });
+    let shards = sharded.files_for_query(question);
+    assert_eq!(shards.len(), 2, "{shards:?}");
+    let failed =
+        shards.iter().find(|f| query_terms("joint").iter().all(|t| shard_holds(&sharded, f, t))).unwrap().clone();
+    for file in shards.iter().filter(|f| **f != failed) {
+        sharded.attach(file.part, file.id, &served.get(&file.name)).expect("attaches");
+    }
+    assert!(sharded.search(question, None, &SearchOptions::default()).is_err(), "not until it is marked");
+    // Damaged bytes are refused, naming the catalog page whose checksum they were held to.
+    let mut damaged = served.get(&failed.name);
+    let middle = damaged.len() / 2;
+    damaged[middle] ^= 0x5a;
+    let refused = sharded.attach(failed.part, failed.id, &damaged).unwrap_err().to_string();
+    assert!(refused.contains("does not match term catalog page"), "{refused}");
+    sharded.mark_unavailable(failed.part, failed.id).expect("marks");
+    assert_eq!(sharded.unavailable_for(question), std::slice::from_ref(&failed));
+    assert_eq!(sharded.unavailable_for("robot"), [], "another question goes without nothing");
+    // Scored from "torque" alone, exactly as the whole index scores "torque"; at most low.
+    let partial = sharded.search(question, None, &SearchOptions::default()).expect("searches");
+    let torque = whole("torque");
+    assert_eq!(partial.hits, torque.hits);
+    assert_eq!(partial.confidence, torque.confidence.at_most_low());
+    // The shard arrives after all: the search is whole again.
+    sharded.attach(failed.part, failed.id, &served.get(&failed.name)).expect("attaches");
+    assert_eq!(sharded.unavailable_for(question), []);
+    assert_eq!(sharded.search(question, None, &SearchOptions::default()).expect("searches"), whole(question));
+
+    // A catalog page that failed: its terms are left out alike.
+    let mut sharded = ShardedSearch::new(&output.manifest_json()).expect("manifest");
+    sharded.attach_chunk_table(&served.get(&manifest.files.chunk_table.name)).expect("table");
+    let pages = sharded.files_for_query(question);
+    for page in &pages {
+        sharded.mark_unavailable(page.part, page.id).expect("marks");
+    }
+    let nothing = sharded.search(question, None, &SearchOptions::default()).expect("searches");
+    assert!(nothing.hits.is_empty() && sharded.unavailable_for(question).len() == pages.len());
+}
+
+/// Whether `term` falls in the range of the term shard `file` (its page attached).
+fn shard_holds(sharded: &ShardedSearch, file: &lectern::search::NeededFile, term: &str) -> bool {
+    let files = sharded.files_for_query(term);
+    files.iter().any(|f| f == file)
+}

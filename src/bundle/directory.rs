@@ -33,11 +33,11 @@ pub fn load_with(read: impl Fn(&str) -> Result<Vec<u8>, BundleError>) -> Result<
     let mut lexical = reader.empty_lexical()?;
     let mut term_shards = Vec::new();
     for (page, entry) in files.terms.pages().iter().enumerate() {
-        term_shards.extend(files.terms.read_page(page, &read(&entry.file.name)?)?);
+        term_shards.extend(files.terms.read_page(page, &read(&entry.file.name)?)?.into_iter().map(|s| (page, s)));
     }
-    for (i, shard) in term_shards.iter().enumerate() {
-        let next = term_shards.get(i + 1).map(|s| s.first_term.as_str());
-        let terms = reader.term_shard(shard, next, &read(&shard.file.name)?)?;
+    for (i, (page, shard)) in term_shards.iter().enumerate() {
+        let next = term_shards.get(i + 1).map(|(_, s)| s.first_term.as_str());
+        let terms = reader.term_shard(shard, next, &read(&shard.file.name)?, *page)?;
         lexical
             .attach_terms(terms)
             .map_err(|e| BundleError::Corrupt { name: shard.file.name.clone(), reason: e.to_string() })?;
@@ -53,8 +53,8 @@ pub fn load_with(read: impl Fn(&str) -> Result<Vec<u8>, BundleError>) -> Result<
     let mut texts = Vec::with_capacity(chunks.capacity());
     for (page, entry) in files.chunks.pages().iter().enumerate() {
         for shard in files.chunks.read_page(page, &read(&entry.file.name)?)? {
-            chunks.extend(reader.meta_shard(&shard, &read(&shard.meta.name)?)?);
-            texts.extend(reader.text_shard(&shard, &read(&shard.text.name)?)?);
+            chunks.extend(reader.meta_shard(&shard, &read(&shard.meta.name)?, page)?);
+            texts.extend(reader.text_shard(&shard, &read(&shard.text.name)?, page)?);
         }
     }
     let dense = reader.dense(&read(&files.dense.name)?)?;

@@ -11,10 +11,11 @@ pub enum BundleError {
     WrongModel { index: String, model: String },
     #[error("index file {name} is missing: {reason}")]
     MissingFile { name: String, reason: String },
-    #[error("index file {name} is truncated or padded: {actual} bytes, the manifest says {expected}")]
-    WrongSize { name: String, expected: u64, actual: u64 },
-    #[error("index file {name} is corrupt: its checksum does not match the manifest")]
-    ChecksumMismatch { name: String },
+    /// `listed_in`: where its size was read ("the manifest", "term catalog page 3").
+    #[error("index file {name} is truncated or padded: {actual} bytes, {listed_in} says {expected}")]
+    WrongSize { name: String, expected: u64, actual: u64, listed_in: String },
+    #[error("index file {name} is corrupt: its checksum does not match {listed_in}")]
+    ChecksumMismatch { name: String, listed_in: String },
     #[error("index file {name} is corrupt: {reason}")]
     Corrupt { name: String, reason: String },
     #[error("the index is inconsistent: {0}")]

@@ -21,15 +21,22 @@ impl FileEntry {
 
     /// Refuses bytes whose size or checksum differ from what the manifest recorded.
     pub fn verify(&self, bytes: &[u8]) -> Result<(), BundleError> {
+        self.verify_listed(bytes, "the manifest")
+    }
+
+    /// Refuses bytes whose size or checksum differ from what `listed_in` recorded (the page
+    /// that lists a shard, "term catalog page 3": what the error names).
+    pub fn verify_listed(&self, bytes: &[u8], listed_in: &str) -> Result<(), BundleError> {
         if bytes.len() as u64 != self.bytes {
             return Err(BundleError::WrongSize {
                 name: self.name.clone(),
                 expected: self.bytes,
                 actual: bytes.len() as u64,
+                listed_in: listed_in.into(),
             });
         }
         if sha256_hex(bytes) != self.sha256 {
-            return Err(BundleError::ChecksumMismatch { name: self.name.clone() });
+            return Err(BundleError::ChecksumMismatch { name: self.name.clone(), listed_in: listed_in.into() });
         }
         Ok(())
     }

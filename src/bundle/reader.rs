@@ -41,15 +41,16 @@ impl BundleReader {
             .map_err(|e| BundleError::Corrupt { name: MANIFEST_FILE.into(), reason: e.to_string() })
     }
 
-    /// The terms of one term shard. `next_first` is the first term of the shard after it
-    /// (the end of its range; `None` for the last shard).
+    /// The terms of one term shard, listed on term catalog page `page`. `next_first` is the
+    /// first term of the shard after it (the end of its range; `None` for the last shard).
     pub fn term_shard(
         &self,
         entry: &TermShardEntry,
         next_first: Option<&str>,
         bytes: &[u8],
+        page: usize,
     ) -> Result<Vec<ShardTerm>, BundleError> {
-        entry.file.verify(bytes)?;
+        entry.file.verify_listed(bytes, &listing(FileKind::TermCatalog, page))?;
         parse_term_shard(bytes, self.manifest.files.lexical.doc_count, &entry.first_term, next_first)
             .map_err(|e| corrupt(&entry.file, e))
     }
@@ -67,15 +68,20 @@ impl BundleReader {
         Ok(shards)
     }
 
-    /// The metadata of one chunk shard's chunks.
-    pub fn meta_shard(&self, shard: &ChunkShardEntry, bytes: &[u8]) -> Result<Vec<ChunkMeta>, BundleError> {
-        shard.meta.verify(bytes)?;
+    /// The metadata of one chunk shard's chunks (listed on chunk catalog page `page`).
+    pub fn meta_shard(
+        &self,
+        shard: &ChunkShardEntry,
+        bytes: &[u8],
+        page: usize,
+    ) -> Result<Vec<ChunkMeta>, BundleError> {
+        shard.meta.verify_listed(bytes, &listing(FileKind::ChunkCatalog, page))?;
         parse_meta_shard(&shard.meta.name, bytes, shard.count)
     }
 
-    /// The texts of one chunk shard's chunks.
-    pub fn text_shard(&self, shard: &ChunkShardEntry, bytes: &[u8]) -> Result<Vec<String>, BundleError> {
-        shard.text.verify(bytes)?;
+    /// The texts of one chunk shard's chunks (listed on chunk catalog page `page`).
+    pub fn text_shard(&self, shard: &ChunkShardEntry, bytes: &[u8], page: usize) -> Result<Vec<String>, BundleError> {
+        shard.text.verify_listed(bytes, &listing(FileKind::ChunkCatalog, page))?;
         parse_text_shard(&shard.text.name, bytes, shard.count)
     }
 
@@ -97,6 +103,11 @@ impl BundleReader {
         }
         Ok(index)
     }
+}
+
+/// How an error names the catalog page that lists a shard: "term catalog page 3".
+fn listing(kind: FileKind, page: usize) -> String {
+    format!("{} {page}", kind.role())
 }
 
 fn parse_json<T: serde::de::DeserializeOwned>(entry: &FileEntry, bytes: &[u8]) -> Result<T, BundleError> {

@@ -390,7 +390,7 @@ mod tests {
             r#"{"endpoint":"https://x.example/v1/chat/completions?api_key=1"}"#,
         ] {
             let err = ChatConfig::from_json(json).err();
-            let message = err.map(|e| e.message).unwrap_or_default();
+            let message = err.and_then(|e| e.technical).unwrap_or_default();
             assert!(message.contains("looks like a secret") && message.contains("proxy"), "{json}: {message}");
         }
         let ok = ChatConfig::from_json(r#"{"headers":{"X-Site":"textbook"},"storageKey":"mine","maxTokens":300}"#);
@@ -399,8 +399,8 @@ mod tests {
 
     #[test]
     fn one_rule_for_every_option() {
-        let ok = |json: &str| ChatConfig::from_json(json).unwrap_or_else(|e| panic!("{json}: {}", e.message));
-        let refused = |json: &str| ChatConfig::from_json(json).err().map(|e| e.message).unwrap_or_default();
+        let ok = |json: &str| ChatConfig::from_json(json).unwrap_or_else(|e| panic!("{json}: {:?}", e.technical));
+        let refused = |json: &str| ChatConfig::from_json(json).err().and_then(|e| e.technical).unwrap_or_default();
         assert_eq!(ok(r#"{"endpoint":"/api/chat"}"#).endpoint.as_deref(), Some("/api/chat"));
         assert_eq!(ok(r#"{"endpoint":null,"model":null,"k":null}"#), ChatConfig::default());
         assert_eq!(ok(r#"{"k":10,"slowAfterMs":1,"timeoutMs":1000}"#).k, 10);

@@ -2,8 +2,10 @@
 //! [`MAX_MESSAGES`] (the oldest go first), each at most [`MAX_CONTENT_CHARS`], and the
 //! versioned envelope it is stored in.
 
-use super::error::{truncate, ChatErrorCode};
+use super::degraded::AnswerNote;
+use super::error::{truncate, ChatError};
 use super::sources::SourceReference;
+use crate::advice::Action;
 use crate::query::Mode;
 use crate::search::Confidence;
 use serde::{Deserialize, Serialize};
@@ -33,6 +35,8 @@ pub enum AnswerKind {
     Extractive,
     /// Confidence `none`: the refusal (docs/DESIGN.md, refusal rule), the LLM not called.
     Refusal,
+    /// The sections found, as links: none of their texts could be loaded (the LLM not called).
+    Links,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,8 +57,14 @@ pub struct MessageError {
     pub code: String,
     pub message: String,
     pub suggestion: String,
+    /// The one action that helps (absent in answers stored before it existed: retry).
+    #[serde(default)]
+    pub action: Action,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// For the site owner: the panel's "Details", never the message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub technical: Option<String>,
 }
 
 /// A message of the conversation, with what the UI needs to redraw it after a reload.
@@ -88,9 +98,13 @@ pub struct Message {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<MessageStatus>,
     /// What failed, on an answer that did not complete (the partial answer is the content), or
-    /// on excerpts given in place of an unreachable LLM.
+    /// on excerpts given in place of an unreachable LLM, or links in place of unreadable texts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<MessageError>,
+    /// Said under an answer that rests on part of what retrieval should have given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "typescript", ts(as = "Option<Vec<AnswerNote>>", optional))]
+    pub notes: Vec<AnswerNote>,
 }
 
 impl Message {
@@ -109,6 +123,7 @@ impl Message {
             kind: None,
             status: None,
             error: None,
+            notes: Vec::new(),
         }
     }
 
@@ -118,12 +133,15 @@ impl Message {
 }
 
 impl MessageError {
-    pub fn new(code: ChatErrorCode, message: &str, suggestion: &str, detail: Option<&str>) -> MessageError {
+    /// The error as the message keeps it.
+    pub fn of(error: &ChatError) -> MessageError {
         MessageError {
-            code: code.as_str().into(),
-            message: message.into(),
-            suggestion: suggestion.into(),
-            detail: detail.map(Into::into),
+            code: error.code.as_str().into(),
+            message: error.message.clone(),
+            suggestion: error.suggestion.clone(),
+            action: error.action,
+            detail: error.detail.clone(),
+            technical: error.technical.clone(),
         }
     }
 }
@@ -167,14 +185,17 @@ impl Conversation {
         usable[usable.len().saturating_sub(HISTORY_FOR_LLM)..].to_vec()
     }
 
-    /// The question of the last exchange if it did not complete (an error, a stop, or
-    /// excerpts given in place of an unreachable LLM), and the index where that exchange starts.
+    /// The question of the last exchange if it did not complete (an error, a stop, excerpts
+    /// given in place of an unreachable LLM, or an answer resting on part of what retrieval
+    /// should have given), and the index where that exchange starts.
     fn unfinished(&self) -> Option<(usize, &Message)> {
         let last = self.messages.last()?;
-        // An answer with an error attached is unfinished too: the excerpts given when the
-        // endpoint was unreachable.
+        // An answer with an error attached is unfinished too (the excerpts given when the
+        // endpoint was unreachable, the links given when no text could be loaded), and so is
+        // one with notes (part of the index could not be loaded): asked again, it may be whole.
         let unfinished = last.role == Role::User
             || last.error.is_some()
+            || !last.notes.is_empty()
             || matches!(last.status, Some(MessageStatus::Error) | Some(MessageStatus::Stopped));
         if !unfinished {
             return None;
@@ -271,9 +292,15 @@ mod tests {
         c.push(message(4, Role::User));
         let mut excerpts = message(5, Role::Assistant);
         excerpts.status = Some(MessageStatus::Complete);
-        excerpts.error = Some(MessageError::new(ChatErrorCode::LlmUnavailable, "unreachable", "retry", None));
+        excerpts.error = Some(MessageError::of(&ChatError::network("unreachable")));
         c.push(excerpts);
         assert_eq!(c.take_unfinished_question().map(|m| m.id), Some("m4".into()));
+        c.push(message(6, Role::User));
+        let mut partial = message(7, Role::Assistant);
+        partial.status = Some(MessageStatus::Complete);
+        partial.notes = vec![super::super::degraded::NoteCode::PartialSearch.note()];
+        c.push(partial);
+        assert_eq!(c.unfinished_question().map(|m| m.id.as_str()), Some("m6"), "an answer from part of the index");
     }
 
     #[test]

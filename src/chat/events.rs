@@ -3,8 +3,10 @@
 //! The order the events come in is the turn's (`turn.rs`).
 
 use super::conversation::{AnswerKind, Message, MessageStatus};
+use super::degraded::AnswerNote;
 use super::error::{ChatError, ChatErrorCode};
 use super::sources::SourceReference;
+use crate::advice::Action;
 use crate::query::Mode;
 use crate::search::Confidence;
 use serde::Serialize;
@@ -33,10 +35,15 @@ pub enum ChatEvent {
     /// The turn ended with a fault; the promise rejects with the same error.
     Error {
         code: ChatErrorCode,
+        /// What the reader is told, in plain words.
         message: String,
         suggestion: String,
+        /// The one action that helps.
+        action: Action,
         /// `null` when unknown: the event has always carried the key.
         detail: Option<String>,
+        /// For the site owner (console, "Details"); `null` when there is nothing more to say.
+        technical: Option<String>,
         retryable: bool,
         /// The answer's text that arrived before the fault (kept in the conversation), or null.
         partial: Option<String>,
@@ -84,6 +91,10 @@ pub struct ChatResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "typescript", ts(optional))]
     pub suggestion: Option<String>,
+    /// Said under the answer: it rests on part of what retrieval should have given.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "typescript", ts(as = "Option<Vec<AnswerNote>>", optional))]
+    pub notes: Vec<AnswerNote>,
     /// The assistant message as stored.
     pub message: Message,
 }
@@ -121,7 +132,9 @@ impl ChatEvent {
             code: error.code,
             message: error.message.clone(),
             suggestion: error.suggestion.clone(),
+            action: error.action,
             detail: error.detail.clone(),
+            technical: error.technical.clone(),
             retryable: error.retryable,
             partial: partial.map(Into::into),
         }
@@ -166,6 +179,7 @@ mod tests {
             url: "/a#x".into(),
             score: 0.5,
             heading_path: vec!["Chapter".into(), "Section".into()],
+            unread: false,
         }
     }
 
@@ -203,8 +217,8 @@ mod tests {
             value(&ChatEvent::error(&error, Some("DDS"))),
             json!({
                 "type": "error", "code": "LLM_TIMEOUT", "message": "No answer arrived within 30 s.",
-                "suggestion": "The answer service is slow right now; retry.", "detail": "FIRST_TOKEN",
-                "retryable": true, "partial": "DDS",
+                "suggestion": "The answer service is slow right now; try again.", "action": "retry",
+                "detail": "FIRST_TOKEN", "technical": null, "retryable": true, "partial": "DDS",
             })
         );
         // Unknown detail and no partial answer: the keys stay, as null.
@@ -212,9 +226,10 @@ mod tests {
         assert_eq!(
             value(&ChatEvent::error(&error, None)),
             json!({
-                "type": "error", "code": "INVALID_CONFIG", "message": "bad",
-                "suggestion": "Fix the chat configuration of this site.", "detail": null,
-                "retryable": false, "partial": null,
+                "type": "error", "code": "INVALID_CONFIG",
+                "message": "This site's assistant is misconfigured, so questions cannot be answered.",
+                "suggestion": "Let the site's maintainers know.", "action": "contact_site", "detail": null,
+                "technical": "bad", "retryable": false, "partial": null,
             })
         );
     }

@@ -4,6 +4,7 @@
 
 mod config;
 mod conversation;
+mod degraded;
 mod error;
 mod events;
 mod extractive;
@@ -23,6 +24,7 @@ pub use conversation::{
     AnswerKind, Conversation, Message, MessageError, MessageStatus, Role, StoredConversation, HISTORY_FOR_LLM,
     MAX_CONTENT_CHARS, MAX_MESSAGES, STORAGE_FORMAT_VERSION,
 };
+pub use degraded::{links_answer, AnswerNote, NoteCode, PARTIAL_SEARCH_NOTE, SOURCES_UNREAD_NOTE};
 pub use error::{ChatError, ChatErrorCode};
 pub use events::{ChatEvent, ChatResponse, NoticeCode, Status, HISTORY_NOT_KEPT_MESSAGE, HISTORY_RESET_MESSAGE};
 pub use extractive::excerpts_heading;
@@ -31,8 +33,8 @@ pub use ids::{iso8601, uuid_v4};
 pub use outcome::{Conclusion, Outcome};
 pub use persona::Persona;
 pub use plan::{
-    finish_answer, plan, refusal_message, Ask, AskRequest, Plan, Retrieval, RetrievalFailure, EMPTY_ANSWER_MESSAGE,
-    REFUSAL_SUGGESTION, SLOW_MESSAGE,
+    finish_answer, notes_for, plan, refusal_message, Ask, AskRequest, FailedPart, Plan, Retrieval, RetrievalFailure,
+    EMPTY_ANSWER_MESSAGE, REFUSAL_SUGGESTION, SLOW_MESSAGE,
 };
 pub use prompt::{build_prompt, request_body, ChatTurn};
 pub use rules::{rules, ChatRules};

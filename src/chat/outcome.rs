@@ -3,6 +3,7 @@
 //! rejects with.
 
 use super::conversation::{AnswerKind, Message, MessageError, MessageStatus, Role};
+use super::degraded::AnswerNote;
 use super::error::ChatError;
 use super::events::{ChatEvent, ChatResponse};
 use super::plan::REFUSAL_SUGGESTION;
@@ -23,6 +24,9 @@ pub enum Outcome {
         retrieved: usize,
         unreachable: Option<ChatError>,
     },
+    /// Sections were found but none could be read: their links, with why (`error`, kept on the
+    /// message so a retry is offered).
+    Links { text: String, sources: Vec<SourceReference>, confidence: Confidence, retrieved: usize, error: ChatError },
     /// The LLM's whole answer.
     Generated { text: String, sources: Vec<SourceReference>, confidence: Confidence, retrieved: usize },
     /// The reader stopped it; what arrived is the answer.
@@ -65,14 +69,17 @@ impl Conclusion {
 
 impl Outcome {
     /// The stored answer for this outcome of a question asked in `mode` (`id` and `timestamp`
-    /// are the facade's), and how the promise settles.
-    pub fn conclude(self, mode: Mode, id: String, timestamp: String) -> Conclusion {
+    /// are the facade's), with the `notes` said under it, and how the promise settles.
+    pub fn conclude(self, mode: Mode, id: String, timestamp: String, notes: Vec<AnswerNote>) -> Conclusion {
         let (kind, status, text, sources, confidence, retrieved, error) = match self {
             Outcome::Refused { text, confidence, retrieved } => {
                 (AnswerKind::Refusal, MessageStatus::Complete, text, Vec::new(), confidence, retrieved, None)
             }
             Outcome::Extracted { text, sources, confidence, retrieved, unreachable } => {
                 (AnswerKind::Extractive, MessageStatus::Complete, text, sources, confidence, retrieved, unreachable)
+            }
+            Outcome::Links { text, sources, confidence, retrieved, error } => {
+                (AnswerKind::Links, MessageStatus::Complete, text, sources, confidence, retrieved, Some(error))
             }
             Outcome::Generated { text, sources, confidence, retrieved } => {
                 (AnswerKind::Llm, MessageStatus::Complete, text, sources, confidence, retrieved, None)
@@ -89,8 +96,8 @@ impl Outcome {
         message.confidence = Some(confidence);
         message.kind = Some(kind);
         message.status = Some(status);
-        message.error =
-            error.as_ref().map(|e| MessageError::new(e.code, &e.message, &e.suggestion, e.detail.as_deref()));
+        message.error = error.as_ref().map(MessageError::of);
+        message.notes = notes.clone();
         match error {
             Some(error) if status == MessageStatus::Error => Conclusion::Failed { message, error },
             _ => Conclusion::Answered(ChatResponse {
@@ -102,6 +109,7 @@ impl Outcome {
                 kind,
                 status,
                 suggestion: (kind == AnswerKind::Refusal).then(|| REFUSAL_SUGGESTION.to_string()),
+                notes,
                 message,
             }),
         }
@@ -114,7 +122,7 @@ mod tests {
     use serde_json::json;
 
     fn conclude(outcome: Outcome) -> Conclusion {
-        outcome.conclude(Mode::Global, "id-2".into(), "2026-01-01T00:00:01.000Z".into())
+        outcome.conclude(Mode::Global, "id-2".into(), "2026-01-01T00:00:01.000Z".into(), Vec::new())
     }
 
     #[test]

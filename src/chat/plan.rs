@@ -5,12 +5,14 @@
 
 use super::config::ChatConfig;
 use super::conversation::Message;
+use super::degraded::{links_answer, notes, AnswerNote};
 use super::error::ChatError;
 use super::extractive::extractive_answer;
 use super::persona::Persona;
 use super::prompt::{build_prompt, request_body, ChatTurn};
 use super::site_name::SiteName;
-use super::sources::{number_sources, RetrievedChunk, SiteOrigins, SourceReference};
+use super::sources::{number_sources, NumberedSource, RetrievedChunk, SiteOrigins, SourceReference};
+use crate::advice::{Action, Advice};
 use crate::query::{self, Mode, RateLimiter};
 use crate::search::Confidence;
 use serde::{Deserialize, Serialize};
@@ -108,20 +110,44 @@ pub struct Retrieval {
     pub confidence: Option<Confidence>,
     #[serde(default)]
     pub chunks: Vec<RetrievedChunk>,
+    /// Some of the question's keyword index could not be loaded: it was scored from the rest.
+    #[serde(default)]
+    pub partial: bool,
+    /// The parts that failed to load (a result whose metadata failed is not in `chunks`).
+    #[serde(default)]
+    pub errors: Vec<FailedPart>,
+}
+
+/// A part of the index that failed to load, as the retrieval API lists it in `errors`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct FailedPart {
+    /// "meta", "text", "chunkPage", "terms", "termPage".
+    pub part: Option<String>,
+}
+
+impl Retrieval {
+    /// Whether results were found but left out because their metadata (their link and title)
+    /// could not be loaded.
+    pub fn results_lost(&self) -> bool {
+        self.errors.iter().any(|e| matches!(e.part.as_deref(), Some("meta" | "chunkPage")))
+    }
 }
 
 /// The JS API's error code for a search the reader aborted (www/lectern-js/index.js).
 const ABORTED: &str = "ABORTED";
 
-/// Why retrieval gave nothing, read from the JS API's error (`{code, message, detail}`).
-/// The reader's abort is told apart here, once, where the JS error becomes a type.
+/// Why retrieval gave nothing, read from the JS API's error (`{code, message, suggestion,
+/// action, detail, technical}`). The reader's abort is told apart here, once, where the JS
+/// error becomes a type.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(from = "RetrievalError")]
 pub enum RetrievalFailure {
     /// The reader stopped the turn while it was retrieving.
     Aborted,
-    /// Retrieval failed: the worker's code, message and detail.
-    Failed { code: String, message: String, detail: Option<String> },
+    /// Retrieval failed: the worker's code, what the reader was told, its detail and the
+    /// technical text.
+    Failed { code: String, told: Option<Advice>, detail: Option<String>, technical: Option<String> },
 }
 
 /// The JS API's error as it arrives.
@@ -130,16 +156,23 @@ pub enum RetrievalFailure {
 struct RetrievalError {
     code: String,
     message: String,
+    suggestion: String,
+    action: Option<Action>,
     detail: Option<String>,
+    technical: Option<String>,
 }
 
 impl From<RetrievalError> for RetrievalFailure {
     fn from(e: RetrievalError) -> RetrievalFailure {
         if e.code == ABORTED {
-            RetrievalFailure::Aborted
-        } else {
-            RetrievalFailure::Failed { code: e.code, message: e.message, detail: e.detail }
+            return RetrievalFailure::Aborted;
         }
+        let told = e.action.filter(|_| !e.message.is_empty()).map(|action| Advice {
+            message: e.message.into(),
+            suggestion: e.suggestion.into(),
+            action,
+        });
+        RetrievalFailure::Failed { code: e.code, told, detail: e.detail, technical: e.technical }
     }
 }
 
@@ -151,39 +184,85 @@ pub enum Plan {
     Generate { turns: Vec<ChatTurn>, sources: Vec<SourceReference>, confidence: Confidence, excerpts: String },
     /// No LLM configured: the excerpts are the answer.
     Extract { answer: String, sources: Vec<SourceReference>, confidence: Confidence },
+    /// Sections were found but none of their texts could be loaded: the answer lists them,
+    /// each a link ([`links_answer`]); `error` says why, so a retry is offered.
+    Links { answer: String, sources: Vec<SourceReference>, confidence: Confidence, error: ChatError },
+    /// Retrieval gave no verdict (part of the index, or every result found, could not be
+    /// loaded): a fault to retry, never a refusal.
+    Fail { error: ChatError },
 }
 
 /// Decides how to answer `ask` from `retrieval`, with `history` the conversation before it.
+/// A refusal is only ever retrieval's verdict (confidence `none` from the whole index); a
+/// retrieval that missed part of its index or its results answers from what arrived, at most
+/// at `low` confidence ([`notes`] says so under the answer).
 pub fn plan(ask: &Ask, retrieval: &Retrieval, history: &[&Message], config: &ChatConfig, site: &SiteOrigins) -> Plan {
     let retrieved_confidence = retrieval.confidence.unwrap_or(Confidence::None);
     let selection = ask.selection.as_deref().filter(|_| ask.mode == Mode::Selected);
+    let name = config.site_name();
+    if selection.is_none() && retrieved_confidence == Confidence::None {
+        if retrieval.partial {
+            return Plan::Fail { error: ChatError::partial_search() };
+        }
+        let answer = refusal_message(&name);
+        return Plan::Refuse { answer, confidence: Confidence::None, chunks_retrieved: retrieval.chunks.len() };
+    }
     // In selected mode the reader's own selection is the context, so the answer never rests
     // on retrieval alone; related sections are cited only when retrieval found some.
     let (confidence, usable) = match selection {
         Some(_) => (Confidence::High, retrieved_confidence != Confidence::None && !config.selection_only),
-        None => (retrieved_confidence, retrieved_confidence != Confidence::None),
+        None => (retrieved_confidence, true),
     };
     let numbered = if usable { number_sources(&retrieval.chunks, site) } else { Vec::new() };
-    let name = config.site_name();
-    if selection.is_none() && numbered.is_empty() {
-        let answer = refusal_message(&name);
-        return Plan::Refuse { answer, confidence: Confidence::None, chunks_retrieved: retrieval.chunks.len() };
-    }
     let sources: Vec<SourceReference> = numbered.iter().map(|s| s.reference.clone()).collect();
-    let excerpts = extractive_answer(&ask.question, selection, &numbered, &name);
+    let readable: Vec<NumberedSource> = numbered.iter().filter(|s| !s.reference.unread).cloned().collect();
+    let confidence = match selection {
+        None if retrieval.partial || readable.len() < numbered.len() || retrieval.results_lost() => {
+            confidence.at_most_low()
+        }
+        _ => confidence,
+    };
+    if selection.is_none() && readable.is_empty() {
+        return match (numbered.is_empty(), retrieval.results_lost()) {
+            (false, _) => Plan::Links {
+                answer: links_answer(&numbered),
+                sources,
+                confidence,
+                error: ChatError::sections_unavailable(),
+            },
+            (true, true) => Plan::Fail { error: ChatError::sections_unavailable() },
+            // Nothing found in the part of the index that arrived: no verdict.
+            (true, false) if retrieval.partial => Plan::Fail { error: ChatError::partial_search() },
+            // Only other sites' sections: nothing this site can cite.
+            (true, false) => Plan::Refuse {
+                answer: refusal_message(&name),
+                confidence: Confidence::None,
+                chunks_retrieved: retrieval.chunks.len(),
+            },
+        };
+    }
+    let excerpts = extractive_answer(&ask.question, selection, &readable, &name);
     if config.endpoint.is_none() {
         return Plan::Extract { answer: excerpts, sources, confidence };
     }
     // The oldest history goes first when the request would outgrow what proxies accept.
     let mut history = history;
     let turns = loop {
-        let turns = build_prompt(ask.persona, &ask.question, selection, &numbered, history, &name);
+        let turns = build_prompt(ask.persona, &ask.question, selection, &readable, history, &name);
         if history.is_empty() || request_body(config, &turns).len() <= MAX_REQUEST_BYTES {
             break turns;
         }
         history = &history[1..];
     };
     Plan::Generate { turns, sources, confidence, excerpts }
+}
+
+/// The notes under the answer to `retrieval` (none for a refusal or a fault).
+pub fn notes_for(retrieval: &Retrieval, site: &SiteOrigins) -> Vec<AnswerNote> {
+    let numbered = number_sources(&retrieval.chunks, site);
+    let unread = numbered.iter().filter(|s| s.reference.unread).count();
+    let some_read = unread < numbered.len();
+    notes(retrieval.partial, some_read && (unread > 0 || retrieval.results_lost()))
 }
 
 /// The stored answer for the LLM's `text`: the fixed fallback (docs/DESIGN.md §3.3) when empty; the sources it
@@ -201,6 +280,8 @@ pub fn finish_answer(text: &str, sources: &[SourceReference]) -> (String, Vec<So
 #[cfg(test)]
 mod tests {
     use super::super::conversation::Role;
+    use super::super::degraded::NoteCode;
+    use super::super::error::ChatErrorCode;
     use super::super::sources::tests::chunk;
     use super::*;
 
@@ -214,7 +295,11 @@ mod tests {
     }
 
     fn retrieval(confidence: Option<Confidence>) -> Retrieval {
-        Retrieval { confidence, chunks: vec![chunk("a", "/a", "Nodes discover each other through DDS.", 0.7)] }
+        Retrieval {
+            confidence,
+            chunks: vec![chunk("a", "/a", "Nodes discover each other through DDS.", 0.7)],
+            ..Retrieval::default()
+        }
     }
 
     fn with_endpoint() -> ChatConfig {
@@ -234,6 +319,7 @@ mod tests {
         let foreign = Retrieval {
             confidence: Some(Confidence::High),
             chunks: vec![chunk("x", "https://evil.example/", "t", 0.9)],
+            ..Retrieval::default()
         };
         assert!(matches!(plan(&ask(Mode::Global, None), &foreign, &[], &with_endpoint(), &site), Plan::Refuse { .. }));
     }
@@ -310,7 +396,8 @@ mod tests {
         assert_eq!(code(admit(&request(missing))), Some("SELECTION_TOO_SHORT"));
         let pirate = admit(&request(r#"{"question": "Why?", "persona": "pirate"}"#)).unwrap_err();
         assert_eq!(pirate.code.as_str(), "INVALID_CONFIG");
-        assert!(pirate.message.contains("unknown persona `pirate` (general, beginner,"), "{}", pirate.message);
+        let technical = pirate.technical.unwrap_or_default();
+        assert!(technical.contains("unknown persona `pirate` (general, beginner,"), "{technical}");
         for bad in [r#"{"question": 5}"#, r#"{"question": "Why?", "mode": "everywhere"}"#, "[1]"] {
             let error = AskRequest::from_json(bad).unwrap_err();
             assert_eq!((error.code.as_str(), error.retryable), ("INVALID_ARGUMENT", false), "{bad}");
@@ -340,10 +427,91 @@ mod tests {
             read(r#"{"code": "INDEX_UNAVAILABLE", "message": "The index could not be loaded."}"#),
             Some(RetrievalFailure::Failed {
                 code: "INDEX_UNAVAILABLE".into(),
-                message: "The index could not be loaded.".into(),
-                detail: None
+                told: None,
+                detail: None,
+                technical: None
             })
         );
+        // What the reader was told comes along, and the technical text apart.
+        let failure = read(
+            r#"{"code": "INDEX_UNAVAILABLE", "message": "The site's search index could not be loaded.",
+                "suggestion": "Check your connection, then try again.", "action": "retry", "detail": "NETWORK",
+                "technical": "Could not download http://x/manifest.json: Failed to fetch"}"#,
+        );
+        let Some(RetrievalFailure::Failed { told: Some(told), detail, technical, .. }) = failure else { panic!() };
+        assert_eq!((told.action, detail.as_deref()), (Action::Retry, Some("NETWORK")));
+        assert!(technical.is_some_and(|t| t.contains("manifest.json")));
+    }
+
+    /// Two sections found with high confidence; `read` says which texts arrived.
+    fn found(read: [bool; 2]) -> Retrieval {
+        let mut chunks =
+            vec![chunk("a", "/a", "Nodes discover each other through DDS.", 0.7), chunk("b", "/b", "Topics.", 0.5)];
+        for (chunk, read) in chunks.iter_mut().zip(read) {
+            if !read {
+                chunk.text = None;
+            }
+        }
+        Retrieval { confidence: Some(Confidence::High), chunks, ..Retrieval::default() }
+    }
+
+    #[test]
+    fn a_failed_download_is_never_a_refusal() {
+        let site = SiteOrigins::default();
+        let global = ask(Mode::Global, None);
+        // No text arrived: the sections are listed with their links, at low confidence, and
+        // the error stays with the answer so a retry is offered.
+        let Plan::Links { answer, sources, confidence, error } =
+            plan(&global, &found([false, false]), &[], &with_endpoint(), &site)
+        else {
+            panic!("expected the links");
+        };
+        assert!(answer.contains("could not be loaded") && answer.contains("[1]") && answer.contains("[2]"), "{answer}");
+        assert!(sources.iter().all(|s| s.unread) && sources.len() == 2);
+        assert_eq!((confidence, error.detail.as_deref()), (Confidence::Low, Some("TEXT_UNAVAILABLE")));
+        // One text arrived: the LLM reads it; both are sources; confidence at most low.
+        let r = found([false, true]);
+        let Plan::Generate { turns, sources, confidence, .. } = plan(&global, &r, &[], &with_endpoint(), &site) else {
+            panic!("expected Generate");
+        };
+        assert!(turns[1].content.contains("Topics.") && !turns[1].content.contains("DDS"));
+        assert_eq!((sources.len(), sources[0].unread, confidence), (2, true, Confidence::Low));
+        assert_eq!(notes_for(&r, &site), [NoteCode::SourcesUnread.note()]);
+        // Every result's metadata lost: a fault to retry.
+        let lost = Retrieval {
+            confidence: Some(Confidence::High),
+            errors: vec![FailedPart { part: Some("meta".into()) }],
+            ..Retrieval::default()
+        };
+        let Plan::Fail { error } = plan(&global, &lost, &[], &with_endpoint(), &site) else {
+            panic!("expected a fault")
+        };
+        assert_eq!((error.code, error.retryable), (ChatErrorCode::IndexUnavailable, true));
+        // Confidence none from a partial search is no verdict: a fault, not the refusal.
+        let partial = Retrieval { confidence: Some(Confidence::None), partial: true, ..Retrieval::default() };
+        let Plan::Fail { error } = plan(&global, &partial, &[], &with_endpoint(), &site) else {
+            panic!("expected a fault")
+        };
+        assert_eq!(error.detail.as_deref(), Some("PARTIAL"));
+        // From the whole index it is the verdict.
+        let whole = Retrieval { confidence: Some(Confidence::None), ..Retrieval::default() };
+        assert!(matches!(plan(&global, &whole, &[], &with_endpoint(), &site), Plan::Refuse { .. }));
+        // A partial search whose results are none of this site's: no verdict either.
+        let elsewhere = vec![chunk("x", "https://elsewhere.example/x", "Nodes.", 0.7)];
+        let partial =
+            Retrieval { confidence: Some(Confidence::Low), chunks: elsewhere, partial: true, ..Retrieval::default() };
+        let Plan::Fail { error } = plan(&global, &partial, &[], &with_endpoint(), &site) else {
+            panic!("expected a fault")
+        };
+        assert_eq!(error.detail.as_deref(), Some("PARTIAL"));
+        let whole = Retrieval { partial: false, ..partial };
+        assert!(matches!(plan(&global, &whole, &[], &with_endpoint(), &site), Plan::Refuse { .. }));
+        // A partial search that found something answers from it, at low confidence, noted.
+        let partial = Retrieval { partial: true, ..found([true, true]) };
+        let Plan::Generate { confidence, .. } = plan(&global, &partial, &[], &with_endpoint(), &site) else { panic!() };
+        assert_eq!(confidence, Confidence::Low);
+        assert_eq!(notes_for(&partial, &site), [NoteCode::PartialSearch.note()]);
+        assert_eq!(notes_for(&found([true, true]), &site), []);
     }
 
     #[test]

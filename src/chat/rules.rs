@@ -5,6 +5,7 @@
 use super::config::ChatConfig;
 use super::persona::Persona;
 use super::plan::{EMPTY_ANSWER_MESSAGE, REFUSAL_SUGGESTION, SLOW_MESSAGE};
+use crate::advice::{Action, OFFLINE};
 use crate::query::{QUESTION_MAX_CHARS, SELECTION_MAX_CHARS, SELECTION_MIN_CHARS};
 use serde::Serialize;
 
@@ -52,6 +53,12 @@ pub struct Messages {
     pub empty_answer: &'static str,
     /// Told when no first token came within `slowAfterMs`.
     pub slow: &'static str,
+    /// Said while the browser is offline (the advice table's `OFFLINE`)…
+    pub offline: &'static str,
+    /// …and in place of an action that needs the network: the panel does it once back online.
+    pub offline_pending: &'static str,
+    /// The actions that need the network ([`Action::needs_network`]): offline they wait.
+    pub network_actions: Vec<Action>,
 }
 
 /// The rules, as the core applies them.
@@ -70,6 +77,9 @@ pub fn rules() -> ChatRules {
             refusal_suggestion: REFUSAL_SUGGESTION,
             empty_answer: EMPTY_ANSWER_MESSAGE,
             slow: SLOW_MESSAGE,
+            offline: OFFLINE.message,
+            offline_pending: OFFLINE.suggestion,
+            network_actions: Action::ALL.into_iter().filter(|a| a.needs_network()).collect(),
         },
         defaults: ChatConfig::default(),
     }
@@ -86,6 +96,8 @@ mod tests {
         assert_eq!(rules["personas"].as_array().map(Vec::len), Some(Persona::ALL.len()));
         assert_eq!(rules["limits"]["questionMaxChars"], QUESTION_MAX_CHARS);
         assert_eq!(rules["messages"]["slow"], SLOW_MESSAGE);
+        assert_eq!(rules["messages"]["offlinePending"], OFFLINE.suggestion);
+        assert_eq!(rules["messages"]["networkActions"], serde_json::json!(["retry", "reload"]));
         assert_eq!(rules["defaults"]["storageKey"], "lectern:conversation:v1");
     }
 }

@@ -43,9 +43,17 @@ pub struct SourceReference {
     pub url: String,
     pub score: f32,
     pub heading_path: Vec<String>,
+    /// Its text could not be loaded: listed, with its link, but not read (absent: read).
+    #[serde(default, skip_serializing_if = "is_false")]
+    #[cfg_attr(feature = "typescript", ts(as = "Option<bool>", optional))]
+    pub unread: bool,
 }
 
-/// A numbered source with the text the LLM (or the excerpt picker) reads.
+fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+/// A numbered source with the text the LLM (or the excerpt picker) reads (empty when unread).
 #[derive(Clone, Debug, PartialEq)]
 pub struct NumberedSource {
     pub reference: SourceReference,
@@ -82,18 +90,26 @@ fn origin_of(url: &str) -> Option<String> {
     (!authority.is_empty() && !authority.contains('@')).then(|| format!("{scheme}://{authority}"))
 }
 
-/// Numbers the chunks that may be cited: this site's URLs, text present, one number per
-/// URL (a section's parts are joined in retrieval order), at most [`MAX_SOURCES`].
+/// Numbers the chunks that may be cited: this site's URLs, one number per URL (a section's
+/// parts are joined in retrieval order), at most [`MAX_SOURCES`]. A chunk whose text could
+/// not be loaded (`text` null) is still a source, marked `unread`: the reader gets its link;
+/// an empty text is nothing to cite.
 pub fn number_sources(chunks: &[RetrievedChunk], site: &SiteOrigins) -> Vec<NumberedSource> {
     let mut sources: Vec<NumberedSource> = Vec::new();
     for chunk in chunks {
-        let Some(text) = chunk.text.as_deref().map(str::trim).filter(|t| !t.is_empty()) else { continue };
-        if !site.allows(&chunk.url) {
+        let text = chunk.text.as_deref().map(str::trim);
+        if text == Some("") || !site.allows(&chunk.url) {
             continue;
         }
+        let text = text.unwrap_or_default();
         if let Some(same) = sources.iter_mut().find(|s| s.reference.url == chunk.url) {
-            same.text.push_str("\n\n");
-            same.text.push_str(text);
+            if !text.is_empty() {
+                if !same.text.is_empty() {
+                    same.text.push_str("\n\n");
+                }
+                same.text.push_str(text);
+                same.reference.unread = false;
+            }
             continue;
         }
         if sources.len() == MAX_SOURCES {
@@ -109,6 +125,7 @@ pub fn number_sources(chunks: &[RetrievedChunk], site: &SiteOrigins) -> Vec<Numb
                 url: chunk.url.clone(),
                 score: chunk.score.clamp(0.0, 1.0),
                 heading_path: chunk.heading_path.clone(),
+                unread: text.is_empty(),
             },
             text: text.to_string(),
         });
@@ -167,6 +184,7 @@ pub(crate) mod tests {
             chunk("a2", "/a#x", "second part", 0.7),
             chunk("c", "/c", "  ", 0.6),
         ];
+        // An empty text is nothing to cite (a missing one is: see below).
         for i in 0..7 {
             chunks.push(chunk(&format!("d{i}"), &format!("/d{i}"), "text", 0.5));
         }
@@ -176,6 +194,23 @@ pub(crate) mod tests {
         assert_eq!(sources[0].reference.n, 1);
         assert_eq!(sources[1].reference.url, "/d0");
         assert_eq!(sources[4].reference.n, 5);
+    }
+
+    #[test]
+    fn a_section_whose_text_failed_is_a_source_marked_unread() {
+        let mut failed = chunk("a", "/a#x", "", 0.9);
+        failed.text = None;
+        let mut second_part = chunk("a2", "/a#x", "second part", 0.7);
+        let sources = number_sources(&[failed.clone(), chunk("b", "/b", "text", 0.8)], &SiteOrigins::default());
+        assert_eq!(
+            sources.iter().map(|s| (s.reference.n, s.reference.unread)).collect::<Vec<_>>(),
+            [(1, true), (2, false)]
+        );
+        assert_eq!(sources[0].text, "");
+        // Another part of the same section arrived: the section is read.
+        second_part.text = Some("second part".into());
+        let sources = number_sources(&[failed, second_part], &SiteOrigins::default());
+        assert_eq!((sources.len(), sources[0].reference.unread, sources[0].text.as_str()), (1, false, "second part"));
     }
 
     #[test]

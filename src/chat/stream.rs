@@ -264,7 +264,9 @@ mod tests {
         }
         let error = format!("{}data: {{\"error\":{{\"message\":\"overloaded\"}}}}\n\n", chunk("a"));
         let err = read(error.as_bytes(), 10).err();
-        assert!(err.is_some_and(|e| e.detail.as_deref() == Some("ERROR_EVENT") && e.message.contains("overloaded")));
+        assert!(err.is_some_and(
+            |e| e.detail.as_deref() == Some("ERROR_EVENT") && e.technical.is_some_and(|t| t.contains("overloaded"))
+        ));
     }
 
     #[test]

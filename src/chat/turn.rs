@@ -7,10 +7,11 @@
 
 use super::config::ChatConfig;
 use super::conversation::{Message, Role};
+use super::degraded::AnswerNote;
 use super::error::ChatError;
 use super::events::{ChatEvent, NoticeCode, Status};
 use super::outcome::{Conclusion, Outcome};
-use super::plan::{finish_answer, plan, Ask, Plan, Retrieval, RetrievalFailure, SLOW_MESSAGE};
+use super::plan::{finish_answer, notes_for, plan, Ask, Plan, Retrieval, RetrievalFailure, SLOW_MESSAGE};
 use super::prompt::ChatTurn;
 use super::sources::{SiteOrigins, SourceReference};
 use crate::query::Mode;
@@ -66,6 +67,8 @@ pub struct Turn {
     sources: Vec<SourceReference>,
     excerpts: String,
     text: String,
+    /// Said under the answer: it rests on part of what retrieval should have given.
+    notes: Vec<AnswerNote>,
     outbox: Vec<ChatEvent>,
 }
 
@@ -101,6 +104,7 @@ impl Turn {
             sources: Vec::new(),
             excerpts: String::new(),
             text: String::new(),
+            notes: Vec::new(),
             outbox: Vec::new(),
         }
     }
@@ -190,14 +194,29 @@ impl Turn {
         let retrieval = match retrieval {
             Ok(retrieval) => retrieval,
             Err(RetrievalFailure::Aborted) => return Ok(Next::Conclude(self.stopped_now())),
-            Err(RetrievalFailure::Failed { code, message, detail }) => {
+            Err(RetrievalFailure::Failed { code, told, detail, technical }) => {
                 self.phase = Phase::Concluding;
-                let error = ChatError::retrieval(message, detail.or(Some(code)));
+                let error = ChatError::retrieval(told, detail.or(Some(code)), technical);
                 return Ok(Next::Conclude(self.outcome_failed(error)));
             }
         };
         self.retrieved = retrieval.chunks.len();
-        match plan(ask, &retrieval, history, config, site) {
+        let plan = plan(ask, &retrieval, history, config, site);
+        if matches!(plan, Plan::Generate { .. } | Plan::Extract { .. }) {
+            self.notes = notes_for(&retrieval, site);
+        }
+        match plan {
+            Plan::Fail { error } => {
+                self.phase = Phase::Concluding;
+                Ok(Next::Conclude(self.outcome_failed(error)))
+            }
+            Plan::Links { answer, sources, confidence, error } => {
+                self.send(ChatEvent::Sources { citations: sources.clone() })?;
+                self.send(ChatEvent::Token { content: answer.clone() })?;
+                self.phase = Phase::Concluding;
+                let retrieved = self.retrieved;
+                Ok(Next::Conclude(Outcome::Links { text: answer, sources, confidence, retrieved, error }))
+            }
             Plan::Refuse { answer, confidence, chunks_retrieved } => {
                 self.phase = Phase::Concluding;
                 Ok(Next::Conclude(Outcome::Refused { text: answer, confidence, retrieved: chunks_retrieved }))
@@ -276,7 +295,8 @@ impl Turn {
     /// The stored answer for `outcome` (`id` and `timestamp` are the facade's), and how the
     /// promise settles. Send it with [`Turn::end`] once it is stored.
     pub fn conclude(&self, outcome: Outcome, id: String, timestamp: String) -> Conclusion {
-        outcome.conclude(self.ask.as_ref().map_or(Mode::Global, |ask| ask.mode), id, timestamp)
+        let mode = self.ask.as_ref().map_or(Mode::Global, |ask| ask.mode);
+        outcome.conclude(mode, id, timestamp, self.notes.clone())
     }
 
     /// Sends the final event: `done`, or `error` with the partial answer.
@@ -338,6 +358,7 @@ mod tests {
                 chunk("a", "/a", "Nodes discover each other through DDS.", 0.7),
                 chunk("b", "/b", "Topics carry messages.", 0.5),
             ],
+            ..Retrieval::default()
         }
     }
 
@@ -475,11 +496,8 @@ mod tests {
 
     #[test]
     fn a_retrieval_failure_ends_with_an_index_error() {
-        let failure = RetrievalFailure::Failed {
-            code: "INDEX_UNAVAILABLE".into(),
-            message: "The index could not be loaded.".into(),
-            detail: None,
-        };
+        let failure =
+            RetrievalFailure::Failed { code: "INDEX_UNAVAILABLE".into(), told: None, detail: None, technical: None };
         let mut turn = Turn::new(Some(ask(Mode::Global)));
         let Ok(Next::Conclude(outcome)) = turn.retrieved(Err(failure), &[], &with_endpoint(), &SiteOrigins::default())
         else {
@@ -522,6 +540,34 @@ mod tests {
         let (event, conclusion) = end(&mut turn, outcome);
         assert_eq!(value(&event)["response"]["kind"], "refusal");
         assert_eq!(conclusion.message().kind, Some(AnswerKind::Refusal));
+    }
+
+    #[test]
+    fn unreadable_sections_come_as_links_with_a_retry_never_as_the_refusal() {
+        let mut unread = retrieval(Confidence::High);
+        for chunk in &mut unread.chunks {
+            chunk.text = None;
+        }
+        let mut turn = Turn::new(Some(ask(Mode::Global)));
+        let next = turn.retrieved(Ok(unread), &[], &with_endpoint(), &SiteOrigins::default());
+        let Ok(Next::Conclude(outcome)) = next else { panic!("{next:?}") };
+        assert_eq!(names(&turn.take_events()), ["sources", "token"]);
+        let (event, conclusion) = end(&mut turn, outcome);
+        let response = &value(&event)["response"];
+        assert_eq!((response["kind"].as_str(), response["confidence"].as_str()), (Some("links"), Some("low")));
+        assert_eq!(response["sources"][0]["unread"], true);
+        let message = conclusion.message();
+        assert_eq!(message.error.as_ref().map(|e| e.action), Some(crate::advice::Action::Retry));
+
+        // Half of them read: the answer is generated, with a note under it.
+        let mut half = retrieval(Confidence::High);
+        half.chunks[0].text = None;
+        let mut turn = Turn::new(Some(ask(Mode::Global)));
+        turn.retrieved(Ok(half), &[], &with_endpoint(), &SiteOrigins::default()).unwrap();
+        turn.token("Topics [2].").unwrap();
+        let outcome = turn.generated().unwrap();
+        let (event, _) = end(&mut turn, outcome);
+        assert_eq!(value(&event)["response"]["notes"][0]["code"], "SOURCES_UNREAD");
     }
 
     #[test]
@@ -654,7 +700,8 @@ mod tests {
                 value(&events[0]),
                 json!({
                     "type": "error", "code": code, "message": error.message, "suggestion": error.suggestion,
-                    "detail": null, "retryable": false, "partial": null,
+                    "action": error.action, "detail": null, "technical": error.technical, "retryable": false,
+                    "partial": null,
                 })
             );
             // Nothing follows: no status, no retrieval, no second final event; nothing is stored.

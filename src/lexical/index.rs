@@ -82,6 +82,22 @@ pub struct LexicalIndex {
     pub(super) length_total: u64,
     /// `k1 · (1 - b + b · |d| / avgdl)` per document, derived from the above.
     length_norms: Vec<f32>,
+    /// Term ranges whose shard could not be loaded (`lexical::shards`, a partial search): a
+    /// query's words in them are neither scored nor counted as words the site never uses.
+    pub(super) withheld: Vec<TermSpan>,
+}
+
+/// The terms from `first` up to `end` (excluded; `None`: to the last term).
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct TermSpan {
+    pub first: String,
+    pub end: Option<String>,
+}
+
+impl TermSpan {
+    pub fn holds(&self, term: &str) -> bool {
+        self.first.as_str() <= term && self.end.as_deref().is_none_or(|end| term < end)
+    }
 }
 
 impl fmt::Debug for LexicalIndex {
@@ -172,6 +188,7 @@ impl LexicalIndex {
             posting_count: 0,
             length_total: 0,
             length_norms: Vec::new(),
+            withheld: Vec::new(),
         };
         index.length_total = index.doc_lengths.iter().map(|&len| u64::from(len)).sum();
         for (term, list) in &terms {
@@ -217,6 +234,7 @@ impl LexicalIndex {
             posting_count,
             length_total: 0,
             length_norms: Vec::new(),
+            withheld: Vec::new(),
         };
         index.length_total = index.doc_lengths.iter().map(|&len| u64::from(len)).sum();
         index.refresh_length_norms();
@@ -306,6 +324,7 @@ impl LexicalIndex {
         let mut words = tokenize(query);
         words.sort_unstable();
         words.dedup();
+        words.retain(|w| !self.withheld.iter().any(|span| span.holds(w)));
         let mut known: Vec<usize> = words.iter().filter_map(|w| self.term_id(w)).collect();
         known.sort_unstable();
         QueryTerms { unknown: words.len() - known.len(), known }

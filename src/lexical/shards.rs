@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use super::bm25::Bm25Params;
 use super::error::LexicalError;
 use super::format::{read_header, write_header};
-use super::index::{LexicalIndex, MAX_TITLE_BOOST};
+use super::index::{LexicalIndex, TermSpan, MAX_TITLE_BOOST};
 use super::names::query_names;
 use super::tokenizer::{tokenize, MAX_TOKEN_BYTES, TOKENIZER_VERSION};
 use super::varint::{write_u32, write_u64, ByteReader};
@@ -190,6 +190,29 @@ impl LexicalIndex {
         index.length_total = stats.total_length;
         index.refresh_length_norms();
         Ok(index)
+    }
+
+    /// Marks the terms from `first` up to `end` (excluded; `None`: to the last) as withheld:
+    /// their shard could not be loaded. A query's words in the span are then left out of the
+    /// search — not scored, and not counted as words the site never uses — so a question is
+    /// scored from the shards that arrived (a partial search) until the span is [`release`]d.
+    ///
+    /// [`release`]: LexicalIndex::release
+    pub fn withhold(&mut self, first: &str, end: Option<&str>) {
+        let span = TermSpan { first: first.to_string(), end: end.map(str::to_string) };
+        if !self.withheld.contains(&span) {
+            self.withheld.push(span);
+        }
+    }
+
+    /// Ends the withholding of the span that starts at `first` (its shard arrived).
+    pub fn release(&mut self, first: &str) {
+        self.withheld.retain(|span| span.first != first);
+    }
+
+    /// Whether some terms are withheld.
+    pub fn is_withholding(&self) -> bool {
+        !self.withheld.is_empty()
     }
 
     /// Adds the terms of one shard (from [`parse_term_shard`]). A term already present, or
@@ -369,6 +392,25 @@ mod tests {
             partial.attach_terms(terms).unwrap();
         }
         partial
+    }
+
+    #[test]
+    fn a_withheld_span_is_left_out_of_the_query_until_released() {
+        let whole = sample();
+        // "robot" alone, the question's other word withheld: scored as the whole index
+        // scores "robot", and the withheld word does not count as one the site never uses.
+        let mut index = sample();
+        index.withhold("topic", Some("topicz"));
+        assert!(index.is_withholding());
+        assert_eq!(index.search("robot topic", 5, None), whole.search("robot", 5, None));
+        assert_eq!(index.coverage("robot topic").unknown_share, 0.0);
+        assert_eq!(index.coverage("robot topic").reference, whole.coverage("robot").reference);
+        index.release("topic");
+        assert_eq!(index.search("robot topic", 5, None), whole.search("robot topic", 5, None));
+        // To the last term.
+        index.withhold("r", None);
+        assert_eq!(index.search("robot", 5, None), Vec::new());
+        assert_eq!(index.coverage("robot").unknown_share, 0.0, "a withheld word is not unknown");
     }
 
     #[test]

@@ -15,6 +15,17 @@ pub enum Confidence {
     None,
 }
 
+impl Confidence {
+    /// At most `low`: what a result resting on part of its evidence is worth (a search that
+    /// missed some of its index, sections whose text could not be loaded). `none` stays `none`.
+    pub fn at_most_low(self) -> Confidence {
+        match self {
+            Confidence::High | Confidence::Medium => Confidence::Low,
+            other => other,
+        }
+    }
+}
+
 /// A calibrated rule from a search's [`Signals`] to a [`Confidence`]: a linear score (the
 /// logit of "the site answers this question") cut into the four levels. Fitted on the dev
 /// questions of four real sites together (`scripts/eval/calibrate.py`, BENCHMARKS.md), so

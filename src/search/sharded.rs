@@ -4,9 +4,12 @@
 //! files a question or a result needs — from the same tokenizer the index was built with —
 //! so the caller (the worker) only fetches what it is told and never tokenizes.
 //!
-//! A search runs only once every term shard of its question is attached, and then gives
-//! exactly the scores of the whole index (see `lexical::shards`). Which page and shard hold
-//! a term or a chunk is the catalogs' to say (`bundle::Catalog`, `bundle::FetchedPages`).
+//! A search runs once every term shard of its question is attached, and then gives exactly
+//! the scores of the whole index (see `lexical::shards`) — or once the shards that failed to
+//! load are marked unavailable (`mark_unavailable`): then the question is scored from the
+//! shards that arrived, its words in the others left out, and the results say which were
+//! missing (`unavailable_for`) and rate at most `low`. Which page and shard hold a term or a
+//! chunk is the catalogs' to say (`bundle::Catalog`, `bundle::FetchedPages`).
 
 use super::error::SearchError;
 use super::hybrid::{HybridSearch, SearchOptions, SearchResults};
@@ -68,6 +71,10 @@ pub struct ShardedSearch {
     term_pages: FetchedPages<TermShardEntry>,
     /// Which term shards are attached (to the lexical index).
     terms: Vec<bool>,
+    /// Term shards and term catalog pages that could not be loaded: a search goes on
+    /// without their terms (until they arrive).
+    terms_unavailable: Vec<bool>,
+    term_pages_unavailable: Vec<bool>,
     chunk_pages: FetchedPages<ChunkShardEntry>,
     metas: Vec<Option<Vec<ChunkMeta>>>,
     texts: Vec<Option<Vec<String>>>,
@@ -80,6 +87,8 @@ impl ShardedSearch {
         Ok(ShardedSearch {
             term_pages: FetchedPages::new(&files.terms),
             terms: vec![false; files.terms.shard_count()],
+            terms_unavailable: vec![false; files.terms.shard_count()],
+            term_pages_unavailable: vec![false; files.terms.len()],
             chunk_pages: FetchedPages::new(&files.chunks),
             metas: vec![None; files.chunks.shard_count()],
             texts: vec![None; files.chunks.shard_count()],
@@ -188,6 +197,12 @@ impl ShardedSearch {
             Part::TermPage => {
                 self.known(part, id)?;
                 self.term_pages.attach(&files.terms, id, bytes)?;
+                if self.term_pages_unavailable.get(id).copied().unwrap_or(false) {
+                    self.term_pages_unavailable[id] = false;
+                    if let (Some(page), Some(search)) = (files.terms.page(id), self.search.as_mut()) {
+                        search.lexical_mut().release(&page.range.first_term);
+                    }
+                }
             }
             Part::ChunkPage => {
                 self.known(part, id)?;
@@ -199,27 +214,32 @@ impl ShardedSearch {
                 }
                 let entry = attached_shard(&self.term_pages, &files.terms, part, id)?;
                 let next = self.term_pages.end_of(&files.terms, id);
-                let terms = self.reader.term_shard(entry, next, bytes)?;
+                let page = files.terms.page_of_shard(id).map_or(0, |(page, _)| page);
+                let terms = self.reader.term_shard(entry, next, bytes, page)?;
                 let search = self.search.as_mut().ok_or_else(|| ShardedError::NotLoaded("the chunk table".into()))?;
-                search
-                    .lexical_mut()
+                let lexical = search.lexical_mut();
+                lexical
                     .attach_terms(terms)
                     .map_err(|e| BundleError::Corrupt { name: entry.file.name.clone(), reason: e.to_string() })?;
+                lexical.release(&entry.first_term);
                 self.terms[id] = true;
+                self.terms_unavailable[id] = false;
             }
             Part::Meta => {
                 if self.metas.get(id).is_none_or(Option::is_some) {
                     return self.known(part, id);
                 }
                 let entry = attached_shard(&self.chunk_pages, &files.chunks, part, id)?;
-                self.metas[id] = Some(self.reader.meta_shard(entry, bytes)?);
+                let page = files.chunks.page_of_shard(id).map_or(0, |(page, _)| page);
+                self.metas[id] = Some(self.reader.meta_shard(entry, bytes, page)?);
             }
             Part::Text => {
                 if self.texts.get(id).is_none_or(Option::is_some) {
                     return self.known(part, id);
                 }
                 let entry = attached_shard(&self.chunk_pages, &files.chunks, part, id)?;
-                self.texts[id] = Some(self.reader.text_shard(entry, bytes)?);
+                let page = files.chunks.page_of_shard(id).map_or(0, |(page, _)| page);
+                self.texts[id] = Some(self.reader.text_shard(entry, bytes, page)?);
             }
         }
         Ok(())
@@ -241,9 +261,51 @@ impl ShardedSearch {
         }
     }
 
+    /// Marks a term shard or term catalog page (`part`, `id` as `files_for_query` named it)
+    /// that could not be loaded: searches go on without the terms it holds — they are neither
+    /// scored nor counted as words the site never uses — until it is attached. Other parts
+    /// have nothing to mark (a result without its chunk shard keeps its index).
+    pub fn mark_unavailable(&mut self, part: Part, id: usize) -> Result<(), ShardedError> {
+        self.known(part, id)?;
+        let files = &self.reader.manifest().files;
+        let search = self.search.as_mut().ok_or_else(|| ShardedError::NotLoaded("the chunk table".into()))?;
+        match part {
+            Part::Terms if !self.terms[id] => {
+                let Some(ShardAt::Found { shard, .. }) = self.term_pages.by_id(&files.terms, id) else {
+                    return Err(ShardedError::NotLoaded(format!("the term catalog page of term shard {id}")));
+                };
+                let end = self.term_pages.end_of(&files.terms, id);
+                search.lexical_mut().withhold(&shard.first_term, end);
+                self.terms_unavailable[id] = true;
+            }
+            Part::TermPage if self.term_pages.missing().any(|page| page == id) => {
+                let (Some(page), next) = (files.terms.page(id), files.terms.page(id + 1)) else {
+                    return Err(ShardedError::NoSuchPart(format!("{part:?} {id}")));
+                };
+                search.lexical_mut().withhold(&page.range.first_term, next.map(|n| n.range.first_term.as_str()));
+                self.term_pages_unavailable[id] = true;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The parts `lexical_query` needs that are marked unavailable: what a search for it
+    /// goes without (empty: the search is exact).
+    pub fn unavailable_for(&self, lexical_query: &str) -> Vec<NeededFile> {
+        let unavailable = |f: &NeededFile| match f.part {
+            Part::Terms => self.terms_unavailable.get(f.id).copied().unwrap_or(false),
+            Part::TermPage => self.term_pages_unavailable.get(f.id).copied().unwrap_or(false),
+            _ => false,
+        };
+        self.files_for_query(lexical_query).into_iter().filter(unavailable).collect()
+    }
+
     /// Searches; `lexical_query` is the text whose terms are scored (the question, or in
-    /// selected mode question + selection). Refuses while a term shard it needs is missing,
-    /// so a result is never ranked on part of its terms.
+    /// selected mode question + selection). Refuses while a term shard it needs is neither
+    /// attached nor marked unavailable, so a result is never ranked on part of its terms
+    /// unknowingly; with parts unavailable ([`unavailable_for`](Self::unavailable_for)) the
+    /// confidence is at most `low`.
     pub fn search(
         &self,
         lexical_query: &str,
@@ -251,10 +313,16 @@ impl ShardedSearch {
         options: &SearchOptions,
     ) -> Result<SearchResults, ShardedError> {
         let search = self.search.as_ref().ok_or_else(|| ShardedError::NotLoaded("the chunk table".into()))?;
-        if let Some(missing) = self.files_for_query(lexical_query).first() {
+        let missing = self.files_for_query(lexical_query);
+        let unavailable = self.unavailable_for(lexical_query);
+        if let Some(missing) = missing.iter().find(|f| !unavailable.contains(f)) {
             return Err(ShardedError::NotLoaded(format!("{} (a part the question's terms need)", missing.name)));
         }
-        Ok(search.search(lexical_query, vector, options)?)
+        let mut results = search.search(lexical_query, vector, options)?;
+        if !unavailable.is_empty() {
+            results.confidence = results.confidence.at_most_low();
+        }
+        Ok(results)
     }
 
     /// The chunk shard (id over all chunk shards) holding chunk `index`, and the shard, once

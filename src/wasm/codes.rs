@@ -1,9 +1,11 @@
-//! Every error code the retrieval API raises, with the suggestion a reader can act on: the one
-//! table. The facade throws the core's (`errors.rs`); the JS layer (www/lectern-js) raises
-//! ABORTED, WORKER_CRASHED and INTERNAL. scripts/build-pkg.sh writes pkg/error-codes.js and
-//! the `LecternErrorCode` union from it (`typescript.rs`), so no JS file names a code or a
-//! suggestion of its own. Compiled on every target, for that generator.
+//! Every error code the retrieval API raises. What a reader is told for each (message,
+//! suggestion, action) is the advice table's (`crate::advice`); the facade throws the core's
+//! codes (`errors.rs`), the JS layer (www/lectern-js) raises ABORTED, WORKER_CRASHED and
+//! INTERNAL. scripts/build-pkg.sh writes pkg/error-codes.js (the advice table) and the
+//! `LecternErrorCode` union from these (`typescript.rs`), so no JS file names a code or a
+//! reader's text of its own. Compiled on every target, for that generator.
 
+use crate::advice::{advice, Advice};
 use crate::query::Invalid;
 use serde::Serialize;
 
@@ -69,22 +71,9 @@ impl Code {
         }
     }
 
-    /// What the reader can do about it.
-    pub fn suggestion(self) -> String {
-        let fixed = match self {
-            Code::InvalidOptions | Code::InvalidArgument => "Check the arguments against the documented API.",
-            Code::IndexUnavailable => "Reload the page; if it persists, the site's search index needs rebuilding.",
-            Code::ModelUnavailable => "Search still works by keywords; reload the page to retry loading the model.",
-            Code::ModelMismatch => {
-                "Search still works by keywords; the site must serve the model its index was built with."
-            }
-            Code::TextUnavailable => "Reload the page; the section's text could not be loaded.",
-            Code::Aborted => "A newer question replaced this one.",
-            Code::WorkerCrashed => "Try again: the search worker was restarted.",
-            Code::Internal => "Reload the page.",
-            Code::Invalid(reason) => return reason.suggestion(),
-        };
-        fixed.into()
+    /// What the reader is told, when the error's exact cause is `detail`.
+    pub fn advice(self, detail: Option<&str>) -> Advice {
+        advice(self.as_str(), detail)
     }
 }
 
@@ -93,7 +82,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_code_serialises_as_its_name_and_has_a_suggestion() {
+    fn every_code_serialises_as_its_name_and_has_its_advice() {
         let mut all = Code::FIXED.to_vec();
         all.extend(Invalid::ALL.map(Code::Invalid));
         for code in all {
@@ -111,8 +100,13 @@ mod tests {
                 | Code::Invalid(_) => {}
             }
             assert_eq!(serde_json::to_value(code).ok(), Some(code.as_str().into()), "{code:?}");
-            assert!(!code.suggestion().is_empty(), "{code:?}");
+            // Its own row of the advice table, not the fallback for unknown codes.
+            let own = crate::advice::TABLE.iter().any(|row| row.code == code.as_str());
+            assert!(own || matches!(code, Code::Invalid(_)), "{code:?} has no row in the advice table");
         }
-        assert_eq!(Code::Invalid(Invalid::SelectionTooShort).suggestion(), "Select at least 10 characters of text.");
+        assert_eq!(
+            Code::Invalid(Invalid::SelectionTooShort).advice(None).suggestion,
+            "Select at least 10 characters of text."
+        );
     }
 }

@@ -1,8 +1,11 @@
 //! The facade's one error shape: a JS `Error` whose `name` and `code` are a stable code
-//! (`codes.rs`), with a `suggestion` a reader can act on and, where the core says more, a
-//! `detail` naming the exact cause. JS code branches on `code`, never on the message.
+//! (`codes.rs`), whose `message`, `suggestion` and `action` are what a reader is told (the
+//! advice table, `crate::advice`), with, where the core says more, a `detail` naming the exact
+//! cause and a `technical` text for the site owner (file, parser position, what to rebuild).
+//! JS code branches on `code` and `detail`, never on a message.
 
 use super::codes::Code;
+use crate::advice::Action;
 #[cfg(feature = "search")]
 use crate::bundle::BundleError;
 #[cfg(feature = "chat")]
@@ -15,25 +18,41 @@ use crate::query::Invalid;
 use crate::search::SearchError;
 use wasm_bindgen::prelude::*;
 
-/// Builds the JS error for `code` with `message`; `detail` names the exact cause.
-pub fn js_error(code: Code, message: impl std::fmt::Display, detail: Option<&str>) -> JsError {
-    coded_error(code.as_str(), &message.to_string(), &code.suggestion(), detail)
+/// Builds the JS error for `code`, told as the advice table says; `technical` is what a site
+/// owner needs, `detail` names the exact cause.
+pub fn js_error(code: Code, technical: impl std::fmt::Display, detail: Option<&str>) -> JsError {
+    let advice = code.advice(detail);
+    let technical = technical.to_string();
+    let error = coded_error(code.as_str(), &advice.message, &advice.suggestion, detail);
+    set_fields(&error, advice.action, (!technical.is_empty()).then_some(technical.as_str()));
+    error
 }
 
-/// A query the reader must change, with the limit's message. The chat's refused questions
-/// are `ChatError::refused`, told through their turn.
+/// A query the reader must change, with the limit's message.
 #[cfg(any(feature = "search", feature = "embed"))]
 pub fn invalid_error(reason: Invalid) -> JsError {
-    js_error(Code::Invalid(reason), reason.message(), None)
+    js_error(Code::Invalid(reason), "", None)
 }
 
 #[cfg(feature = "chat")]
 /// A chat failure; `retryable` tells the UI whether to offer a retry.
 pub fn chat_error(err: &ChatError) -> JsError {
     let error = coded_error(err.code.as_str(), &err.message, &err.suggestion, err.detail.as_deref());
+    set_fields(&error, err.action, err.technical.as_deref());
     let value: JsValue = error.clone().into();
     let _ = js_sys::Reflect::set(&value, &"retryable".into(), &err.retryable.into());
     error
+}
+
+/// Adds the reader's `action` and the site owner's `technical` text to a coded error.
+fn set_fields(error: &JsError, action: Action, technical: Option<&str>) {
+    let value: JsValue = error.clone().into();
+    if let Ok(serde_json::Value::String(action)) = serde_json::to_value(action) {
+        let _ = js_sys::Reflect::set(&value, &"action".into(), &action.into());
+    }
+    if let Some(technical) = technical {
+        let _ = js_sys::Reflect::set(&value, &"technical".into(), &technical.into());
+    }
 }
 
 /// The one error shape: `name` and `code` set to the stable code, plus `suggestion` and

@@ -27,6 +27,8 @@ mod errors;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "chat"))]
 mod fetch_stream;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "search"))]
+mod loading;
+#[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "search"))]
 mod retriever;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "chat"))]
 mod rules;
@@ -42,6 +44,8 @@ pub use chat::Chat;
 pub use codes::Code;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "embed"))]
 pub use embedder::{model_fingerprint, Embedder};
+#[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "search"))]
+pub use loading::Loading;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "search"))]
 pub use retriever::Retriever;
 

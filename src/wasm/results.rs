@@ -89,6 +89,10 @@ pub struct SearchResults<'a> {
     /// Files the hits' metadata and text still need (catalog pages first: attach, then ask
     /// `filesForChunks` again).
     pub missing: Vec<NeededFile>,
+    /// Parts of the keyword index the question needed but which could not be loaded
+    /// (`markUnavailable`): the search went without their terms, and its confidence is at
+    /// most low. Empty: the search was whole.
+    pub unavailable: Vec<NeededFile>,
 }
 
 /// One result of a search.

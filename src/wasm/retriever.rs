@@ -3,7 +3,9 @@
 //! the term shards of its terms (`filesFor`), per result the chunk shard with its metadata
 //! and text (`missing` in the results), and the dense index with the model (hybrid search).
 //! The caller fetches what it is told and hands the bytes to `attach`; which files a
-//! question needs is decided here, by the tokenizer that built the index, never in JS.
+//! question needs is decided here, by the tokenizer that built the index, never in JS. A
+//! term shard that cannot be loaded is marked (`markUnavailable`) and the question scored
+//! from the rest (`unavailable` in the results).
 //! It lives in the small core module: the embedder (tract) is another module, in a worker of
 //! its own, so a search is two steps: `vectorQuery` names the text whose vector the search
 //! would use (none for a keyword search), and `search` takes that vector if it came.
@@ -89,6 +91,16 @@ impl Retriever {
             Part::TermPage | Part::Terms => Code::IndexUnavailable,
         };
         self.inner.attach(part, id, bytes).map_err(|e| sharded_error(code, e))
+    }
+
+    /// Marks a term shard or term catalog page (`part`, `id` as `filesFor` named it) that
+    /// could not be loaded, after its retry: searches go on without its terms (the results
+    /// list it in `unavailable`, at most low confidence) until it is attached.
+    #[wasm_bindgen(js_name = markUnavailable)]
+    pub fn mark_unavailable(&mut self, part: &str, id: usize) -> Result<(), JsError> {
+        let part = Part::from_name(part)
+            .ok_or_else(|| js_error(Code::InvalidArgument, format!("no part {part:?} in an index"), None))?;
+        self.inner.mark_unavailable(part, id).map_err(|e| sharded_error(Code::IndexUnavailable, e))
     }
 
     /// Verifies and attaches the dense index (vectors + graph).
@@ -188,6 +200,7 @@ impl Retriever {
                 mode_used: None,
                 hits: Vec::new(),
                 missing: Vec::new(),
+                unavailable: Vec::new(),
             };
             return to_js(&empty);
         }
@@ -253,6 +266,7 @@ impl Retriever {
             mode_used: Some(found.mode_used),
             hits,
             missing: self.inner.files_for_chunks(&indices),
+            unavailable: self.inner.unavailable_for(question),
         })
     }
 }

@@ -41,7 +41,7 @@ async function chatSession({ chat: options = {}, steps, bundleUrl = "/chat/bundl
     chat = await LecternChat.create({ lectern, ...options });
   } catch (e) {
     lectern.close();
-    return { createError: { code: e.code, message: e.message } };
+    return { createError: { code: e.code, message: e.message, technical: e.technical } };
   }
   const results = [];
   for (const step of steps) {
@@ -59,7 +59,7 @@ async function chatSession({ chat: options = {}, steps, bundleUrl = "/chat/bundl
       const response = step.retry ? await chat.retry({ onEvent }) : await chat.ask(step.ask, { onEvent });
       results.push({ response, events, ms: performance.now() - started });
     } catch (e) {
-      const error = { name: e.name, code: e.code, detail: e.detail, message: e.message, suggestion: e.suggestion, retryable: e.retryable, partial: e.partial };
+      const error = { name: e.name, code: e.code, detail: e.detail, message: e.message, suggestion: e.suggestion, action: e.action, technical: e.technical, retryable: e.retryable, partial: e.partial };
       results.push({ error, events, ms: performance.now() - started });
     }
   }
@@ -262,7 +262,9 @@ test("validation: the core's messages and codes, and one question per 2 seconds"
   // The core's turn tells a refused question's error as its only event (the promise rejects
   // with the same), and an admitted one's `status retrieving` first.
   for (const { error, events } of results.filter((r) => r.error)) {
-    assert.deepEqual(events, [{ type: "error", code: error.code, message: error.message, suggestion: error.suggestion, detail: null, retryable: false, partial: null }]);
+    assert.deepEqual(events, [
+      { type: "error", code: error.code, message: error.message, suggestion: error.suggestion, action: error.action, detail: null, technical: error.technical ?? null, retryable: false, partial: null },
+    ]);
     assert.equal(error.retryable, false);
   }
   assert.deepEqual(results[5].events[0], { type: "status", state: "retrieving" });
@@ -270,14 +272,38 @@ test("validation: the core's messages and codes, and one question per 2 seconds"
   assert.equal(llm.requests().length, 1);
 });
 
+test("a failed download is never a refusal: no text gives the sections as links, no keyword index an error to retry", async (t) => {
+  llm.reset();
+  const links = await run(t, { bundleUrl: "/notext/bundle/", chat: { endpoint: llm.endpoint }, steps: [{ ask: { question: QUESTION } }] });
+  const [answer] = links.results;
+  assert.equal(answer.error, undefined, JSON.stringify(answer.error));
+  assert.equal(answer.response.kind, "links");
+  assert.ok(answer.response.sources.length >= 1 && answer.response.sources.every((s) => s.unread === true), JSON.stringify(answer.response.sources));
+  assert.match(answer.response.answer, /could not be loaded[\s\S]*\[1\]/);
+  assert.equal(answer.response.confidence, "low");
+  assert.equal(answer.response.message.error.action, "retry", "a retry is offered");
+  assert.equal(llm.requests().length, 0, "the LLM is not asked to answer from nothing");
+
+  const partial = await run(t, { bundleUrl: "/badterms/bundle/", chat: { endpoint: llm.endpoint }, steps: [{ ask: { question: QUESTION } }] });
+  const [failed] = partial.results;
+  assert.equal(failed.error?.code, "INDEX_UNAVAILABLE", JSON.stringify(failed));
+  assert.equal(failed.error.detail, "PARTIAL");
+  assert.equal(failed.error.retryable, true);
+  assert.equal(failed.error.action, "retry");
+  assert.match(failed.error.message, /could not be fully searched/);
+  assert.equal(llm.requests().length, 0);
+});
+
 test("a configuration carrying an API key is refused, saying why", async (t) => {
   for (const chat of [{ endpoint: llm.endpoint, apiKey: "sk-test" }, { endpoint: llm.endpoint, headers: { Authorization: "Bearer sk-test" } }]) {
     const { createError } = await run(t, { chat, steps: [] });
     assert.equal(createError?.code, "INVALID_CONFIG");
-    assert.match(createError.message, /looks like a secret.*proxy/);
+    // The reader is told the site is misconfigured; the site owner is told why.
+    assert.match(createError.message, /misconfigured/);
+    assert.match(createError.technical, /looks like a secret.*proxy/);
   }
   const { createError } = await run(t, { chat: { endpiont: llm.endpoint }, steps: [] });
-  assert.match(createError?.message ?? "", /unknown chat option "endpiont". Did you mean "endpoint"\?/);
+  assert.match(createError?.technical ?? "", /unknown chat option "endpiont". Did you mean "endpoint"\?/);
 });
 
 test("the conversation survives a reload of the tab, not a new tab, and can be cleared", async (t) => {

@@ -92,18 +92,20 @@ test("a damaged word-table shard is refused: the question is answered by keyword
       const lectern = await Lectern.open({ bundleUrl, cache: false });
       await lectern.whenHybrid();
       const result = await lectern.search(question);
-      const embed = await lectern.embed(question).then(() => null, (e) => ({ code: e.code, detail: e.detail, message: e.message }));
+      const embed = await lectern.embed(question).then(() => null, (e) => ({ code: e.code, detail: e.detail, message: e.message, technical: e.technical }));
       lectern.close();
       return { mode: result.mode_used, hits: result.chunks.length, embed };
     },
     { bundleUrl: "/badwords/bundle/", question: QUESTION },
   );
   assert.equal(error, undefined, JSON.stringify(error));
-  t.diagnostic(r.embed?.message);
+  t.diagnostic(r.embed?.technical);
   assert.deepEqual({ mode: r.mode, hits: r.hits }, { mode: "lexical", hits: 3 });
   assert.equal(r.embed?.code, "MODEL_UNAVAILABLE");
   assert.equal(r.embed?.detail, "MODEL_CORRUPT");
-  assert.match(r.embed.message, /shard \d+ of .* does not match its sha256/);
+  // The reader's words, and the site owner's apart.
+  assert.match(r.embed.message, /Search by meaning is unavailable/);
+  assert.match(r.embed.technical, /shard \d+ of .* does not match its sha256/);
 });
 
 test("keyword search runs on the small core module alone, downloaded once for page and worker", async (t) => {
@@ -338,10 +340,10 @@ test("faults become typed errors: missing bundle, missing text, crashed worker",
       const lectern = await Lectern.open({ bundleUrl: "/notext/bundle/", loadModel: false });
       const noText = await lectern.search(question);
       const pending = lectern.search("What is a ROS 2 topic?").catch((e) => ({ code: e.code }));
-      const crash = await lectern.crashWorkerForTesting().catch((e) => ({ code: e.code, message: e.message }));
+      const crash = await lectern.crashWorkerForTesting().catch((e) => ({ code: e.code, message: e.message, technical: e.technical }));
       const pendingAtCrash = await pending;
       const afterCrash = await lectern.search(question);
-      const trap = await lectern.crashWorkerForTesting("trap").catch((e) => ({ code: e.code, message: e.message }));
+      const trap = await lectern.crashWorkerForTesting("trap").catch((e) => ({ code: e.code, message: e.message, technical: e.technical }));
       const afterTrap = await lectern.search(question);
       lectern.close();
       const closed = await lectern.search(question).catch((e) => ({ code: e.code, name: e.name }));
@@ -359,9 +361,35 @@ test("faults become typed errors: missing bundle, missing text, crashed worker",
   assert.equal(r.afterCrash.mode_used, "lexical", "a new worker answers after the crash");
   assert.equal(r.afterCrash.chunks.length, 3);
   assert.equal(r.trap.code, "WORKER_CRASHED", JSON.stringify(r.trap));
-  assert.match(r.trap.message, /crashed: unreachable/);
+  assert.match(r.trap.technical, /crashed: unreachable/);
   assert.equal(r.afterTrap.chunks.length, 3, "a new worker answers after a trap");
   assert.equal(r.closed.code, "ABORTED");
+});
+
+test("a damaged term shard is retried once, then the question is scored without it and marked partial", async (t) => {
+  const page = await openPage(t);
+  const { value: r, error } = await inPage(
+    page,
+    async ({ question }) => {
+      const lectern = await Lectern.open({ bundleUrl: "/badterms/bundle/", loadModel: false });
+      const result = await lectern.search(question);
+      lectern.close();
+      const log = await (await fetch("/__log")).json();
+      return { partial: result.partial, confidence: result.confidence, chunks: result.chunks.length, errors: result.errors, log };
+    },
+    { question: QUESTION },
+  );
+  assert.equal(error, undefined, JSON.stringify(error));
+  // Every term shard is damaged: nothing scored, and the search says it went without them.
+  assert.equal(r.partial, true);
+  assert.equal(r.chunks, 0);
+  assert.ok(r.errors.length >= 1 && r.errors.every((e) => e.part === "terms" && e.detail === "CHECKSUM_MISMATCH"), JSON.stringify(r.errors));
+  assert.match(r.errors[0].technical, /does not match term catalog page \d+/, "the checksum names the page it was checked against");
+  assert.doesNotMatch(r.errors[0].message, /terms\.|catalog|checksum/i, "the reader's words name no file");
+  for (const failure of r.errors) {
+    const fetched = r.log.filter((l) => l.path === `/badterms/bundle/${failure.file}`).length;
+    assert.equal(fetched, 2, `${failure.file} was fetched once more after its fault`);
+  }
 });
 
 test("validates questions, selections and options with the core's codes and messages", async (t) => {
@@ -393,6 +421,7 @@ test("validates questions, selections and options with the core's codes and mess
     message: "Please enter a question",
     code: "EMPTY_QUESTION",
     suggestion: v.empty.suggestion,
+    action: "rephrase",
   });
   assert.equal(v.blank.code, "EMPTY_QUESTION");
   assert.equal(v.long.code, "QUESTION_TOO_LONG");

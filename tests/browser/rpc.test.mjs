@@ -10,14 +10,15 @@ const env = useBrowser();
 // A request that is never settled would hang the run: each test fails after a minute instead.
 const openPage = (t) => openTestPage(t, env);
 
-/** Runs `fn({start, outcome, SUGGESTIONS}, arg)` in a fresh page (page/rpc-harness.js). */
+/** Runs `fn({start, outcome, adviceFor}, arg)` in a fresh page (page/rpc-harness.js;
+ * adviceFor: the core's advice table, pkg/error-codes.js). */
 async function inRpcPage(t, fn, arg) {
   const page = await openPage(t);
   const source = fn.toString();
   const { value, error } = await inPage(
     page,
     async ({ source, arg }) => {
-      const tools = { ...(await import("/page/rpc-harness.js")), SUGGESTIONS: (await import("/pkg/error-codes.js")).SUGGESTIONS };
+      const tools = { ...(await import("/page/rpc-harness.js")), adviceFor: (await import("/pkg/error-codes.js")).adviceFor };
       // eslint-disable-next-line no-new-func
       return new Function(`return (${source})`)()(tools, arg);
     },
@@ -27,8 +28,8 @@ async function inRpcPage(t, fn, arg) {
   return value;
 }
 
-test("rpc: results, events both ways, and coded errors that keep code, detail, suggestion and their fields", { timeout: 60_000 }, async (t) => {
-  const r = await inRpcPage(t, async ({ start, outcome, SUGGESTIONS }) => {
+test("rpc: results, events both ways, and coded errors that keep code, detail, what the reader is told and their fields", { timeout: 60_000 }, async (t) => {
+  const r = await inRpcPage(t, async ({ start, outcome, adviceFor }) => {
     const plain = start();
     const echoed = await plain.rpc.request("echo", { a: [1, "two"], b: null });
     plain.rpc.notify("ping", { n: 42 });
@@ -39,32 +40,37 @@ test("rpc: results, events both ways, and coded errors that keep code, detail, s
     const typed = start({ lecternErrors: true });
     const typedFail = await outcome(typed.rpc.request("fail", { code: "INDEX_UNAVAILABLE", detail: "CHECKSUM_MISMATCH" }));
     typed.rpc.close();
-    return { echoed, events: plain.events, failed, thrown, unknown, typedFail, suggestions: { TEXT_UNAVAILABLE: SUGGESTIONS.TEXT_UNAVAILABLE, INDEX_UNAVAILABLE: SUGGESTIONS.INDEX_UNAVAILABLE, INTERNAL: SUGGESTIONS.INTERNAL } };
+    const told = { TEXT_UNAVAILABLE: adviceFor("TEXT_UNAVAILABLE", "HTTP_404"), INDEX_UNAVAILABLE: adviceFor("INDEX_UNAVAILABLE", "CHECKSUM_MISMATCH"), INTERNAL: adviceFor("INTERNAL") };
+    return { echoed, events: plain.events, failed, thrown, unknown, typedFail, told };
   });
   assert.deepEqual(r.echoed, { a: [1, "two"], b: null });
   assert.deepEqual(r.events, [["pong", { n: 42 }]]);
-  assert.ok(r.suggestions.TEXT_UNAVAILABLE && r.suggestions.INDEX_UNAVAILABLE, "the core's table has the suggestions");
-  const { message, isError, ...fields } = r.failed.error;
+  assert.ok(r.told.TEXT_UNAVAILABLE.suggestion && r.told.INDEX_UNAVAILABLE.suggestion, "the core's table has the suggestions");
+  const { isError, ...fields } = r.failed.error;
   assert.deepEqual(fields, {
     code: "TEXT_UNAVAILABLE",
-    suggestion: r.suggestions.TEXT_UNAVAILABLE,
+    message: r.told.TEXT_UNAVAILABLE.message,
+    suggestion: r.told.TEXT_UNAVAILABLE.suggestion,
+    action: "retry",
     detail: "HTTP_404",
+    technical: "failed with TEXT_UNAVAILABLE as asked",
     file: "terms.0.bin",
     shard: 7,
     isLecternError: false,
   });
-  assert.equal(message, "failed with TEXT_UNAVAILABLE as asked");
   assert.equal(isError, false, "without toError, a request rejects with the plain object");
   assert.equal(r.thrown.error.code, "INTERNAL", "a thrown Error becomes INTERNAL");
-  assert.equal(r.thrown.error.message, "a plain Error");
-  assert.equal(r.thrown.error.suggestion, r.suggestions.INTERNAL);
+  assert.equal(r.thrown.error.technical, "a plain Error", "its own message is the technical text");
+  assert.equal(r.thrown.error.message, r.told.INTERNAL.message);
+  assert.equal(r.thrown.error.suggestion, r.told.INTERNAL.suggestion);
   assert.equal(r.unknown.error.code, "INTERNAL");
-  assert.match(r.unknown.error.message, /unknown request toString/);
+  assert.match(r.unknown.error.technical, /unknown request toString/);
   assert.equal(r.typedFail.error.isLecternError, true, "toError makes a LecternError");
   assert.equal(r.typedFail.error.name, "LecternError");
   assert.equal(r.typedFail.error.code, "INDEX_UNAVAILABLE");
   assert.equal(r.typedFail.error.detail, "CHECKSUM_MISMATCH");
-  assert.equal(r.typedFail.error.suggestion, r.suggestions.INDEX_UNAVAILABLE);
+  assert.equal(r.typedFail.error.suggestion, r.told.INDEX_UNAVAILABLE.suggestion, "the advice for the code and its cause");
+  assert.equal(r.typedFail.error.action, "contact_site");
   assert.equal(r.typedFail.error.shard, 7);
 });
 
@@ -124,7 +130,7 @@ test("rpc: a wasm trap in the worker rejects every pending request, and every la
     return { pending: await pending, trapped, later, crashes: direct.crashes.map((e) => e.code), caughtPending: await caughtPending, caughtTrap, caughtCrashes: caught.crashes.length };
   });
   for (const o of [r.pending, r.trapped, r.later, r.caughtPending, r.caughtTrap]) assert.equal(o.error?.code, "WORKER_CRASHED", JSON.stringify(o));
-  assert.match(r.trapped.error.message, /^The test worker stopped: The test module crashed: unreachable/);
+  assert.match(r.trapped.error.technical, /^The test worker stopped: The test module crashed: unreachable/);
   assert.equal(r.trapped.error.isLecternError, true);
   assert.ok(r.trapped.error.suggestion, "the suggestion comes from the core's table");
   assert.deepEqual(r.crashes, ["WORKER_CRASHED"], "onCrash runs once");
@@ -145,8 +151,8 @@ test("rpc: an uncaught error in the worker, or a message that cannot be read, re
     return { pending: await pending, uncaught, unreadable: await waiting, crashes: [thrower.crashes.length, unreadable.crashes.length, broken.crashes.length] };
   });
   for (const o of [r.pending, r.uncaught, r.unreadable]) assert.equal(o.error?.code, "WORKER_CRASHED", JSON.stringify(o));
-  assert.match(r.uncaught.error.message, /^The test worker stopped: .*uncaught in the test worker/);
-  assert.match(r.unreadable.error.message, /could not be read/);
+  assert.match(r.uncaught.error.technical, /^The test worker stopped: .*uncaught in the test worker/);
+  assert.match(r.unreadable.error.technical, /could not be read/);
   assert.deepEqual(r.crashes, [1, 1, 1]);
 });
 

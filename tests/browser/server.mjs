@@ -7,6 +7,7 @@
 //       slowmodelN   model and tokenizer answer after N ms
 //       notext       every text shard is a 404
 //       badwords     every word-table shard of the model has one byte flipped
+//       badterms     every term shard of the keyword index has one byte flipped
 //   /variant/tokenizer-changed.json   the bundle's tokenizer plus one byte (another fingerprint)
 //   /__log                        JSON list of requests served so far ({path, status})
 
@@ -64,6 +65,7 @@ export async function startServer({ pkgDir, pageDir, bundleDir }) {
         if (slow && /^(model|tokenizer)\./.test(name)) file.delay = Number(slow[1]);
         if (flag === "notext" && name.startsWith("text.")) file.status = 404;
         if (flag === "badwords" && name.startsWith("words.")) file.flip = true;
+        if (flag === "badterms" && name.startsWith("terms.")) file.flip = true;
       }
       return file;
     }

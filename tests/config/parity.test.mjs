@@ -54,7 +54,7 @@ function inBrowser(config) {
       await LecternChat.create({ lectern, ...config });
       return { ok: true };
     } catch (e) {
-      return { code: e.code, message: e.message };
+      return { code: e.code, message: e.technical ?? e.message };
     }
   }, config);
 }

@@ -23,8 +23,11 @@ test("a refused chat configuration: the panel says so, offers no retry, and no a
   await alert.waitFor({ timeout: 60000 });
   const text = (await alert.innerText()).replace(/\s+/g, " ");
   t.diagnostic(`panel: ${text}`);
-  assert.match(text, /misconfigured.*"slowAfterMs" must be an integer from 1 to 600000; got 0/);
+  assert.match(text, /misconfigured.*maintainers/, "the reader is told, in plain words");
+  assert.doesNotMatch(text, /slowAfterMs/, "the option's name is for the site owner");
   assert.equal(await alert.getByRole("button", { name: "Try again" }).count(), 0, "no retry: it cannot help");
+  await alert.locator("details summary").click();
+  assert.match(await alert.locator("details").innerText(), /"slowAfterMs" must be an integer from 1 to 600000; got 0/, "the site owner finds why behind Details");
   await page.fill(".lectern-panel textarea", QUESTION);
   await page.press(".lectern-panel textarea", "Enter");
   await page.waitForTimeout(1000);

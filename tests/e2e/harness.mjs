@@ -49,6 +49,7 @@ export async function newPage(t, env, { viewport = { width: 1280, height: 800 },
   env.site.setUpstream(env.llm.url);
   env.site.setDelay(null);
   env.site.setHeaders(null);
+  env.site.setFault(null);
   env.llm.reset();
   const context = existing ?? (await env.browser.newContext({ viewport, colorScheme, hasTouch, isMobile, deviceScaleFactor: 1 }));
   const page = await context.newPage();

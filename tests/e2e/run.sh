@@ -7,10 +7,12 @@
 #   tests/e2e/run.sh [node --test args...]       e.g. --test-name-pattern=selection
 #   LECTERN_E2E_SKIP_BUILD=1 tests/e2e/run.sh    reuse the last site builds
 #   LECTERN_SKIP_PKG_BUILD=1 tests/e2e/run.sh    reuse pkg/ as it is
+#   LECTERN_E2E_WORK=/tmp/e2e tests/e2e/run.sh   build the sites there (default ~/.cache/lectern/e2e)
+#   LECTERN_E2E_TESTS=tests/e2e/faults.test.mjs tests/e2e/run.sh   only these test files
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/common.sh"
 cd "$LECTERN_ROOT"
 here=tests/e2e
-work="$LECTERN_CACHE/e2e"
+work="${LECTERN_E2E_WORK:-$LECTERN_CACHE/e2e}" # its own per worktree when several run at once
 site="$work/site"
 baseline="$work/baseline"
 artifacts="$LECTERN_ROOT/$here/artifacts"
@@ -61,5 +63,5 @@ fi
 
 step "e2e: Playwright in headless Chromium"
 LECTERN_E2E_SITE="$site" LECTERN_E2E_BASELINE="$baseline" LECTERN_E2E_ARTIFACTS="$artifacts" \
-  LECTERN_E2E_CANARY="$canary" node --test --test-concurrency=1 "$@" "$here"/*.test.mjs
+  LECTERN_E2E_CANARY="$canary" node --test --test-concurrency=1 "$@" ${LECTERN_E2E_TESTS:-"$here"/*.test.mjs}
 echo "e2e: screenshots and page-weight.json in $artifacts"

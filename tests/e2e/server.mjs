@@ -8,7 +8,18 @@
 //                                                // "unreachable": connections to the proxy drop
 //   site.setDelay(/model\./, 4000)               // files matching answer 4 s late (null: none)
 //   site.setHeaders({ "content-security-policy": "…" })  // extra headers on every file served
-//   site.requests()                              // [{path, status}] served so far
+//   site.setFault(/\/text\./, "truncate")          // damages matching files on the wire (below)
+//   site.requests()                              // [{path, status, at}] served so far
+//
+// A fault (setFault(pattern, kind, {times, onePath}); setFault(null) clears them all; several
+// may be set, the first that matches a path applies, each `times` times or for good, and with
+// `onePath` only to the first path it matched):
+//   "404"       answers 404 Not Found
+//   "abort"     drops the connection before answering (the browser sees a network error)
+//   "cut"       sends the headers and the first half of the body, then drops the connection
+//   "truncate"  a complete response holding the first half of the file (a wrong size)
+//   "corrupt"   the whole file with bytes flipped in its middle (a wrong checksum)
+//   "garbage"   a complete response of text that is no format the runtime reads
 
 import { createServer, request as httpRequest } from "node:http";
 import { readFile, stat } from "node:fs/promises";
@@ -42,7 +53,45 @@ export async function startSiteServer({ root }) {
   let upstream = null;
   let delay = null;
   let extraHeaders = {};
+  let faults = [];
   const log = [];
+
+  /** The fault for `pathname`, used up once (null: serve it as it is). */
+  function takeFault(pathname) {
+    const fault = faults.find((f) => f.pattern.test(pathname) && (!f.onePath || f.path === undefined || f.path === pathname));
+    if (!fault) return null;
+    if (fault.onePath) fault.path = pathname;
+    if (fault.times !== undefined && --fault.times <= 0) faults = faults.filter((f) => f !== fault);
+    return fault.kind;
+  }
+
+  /** Answers with `body` damaged by `kind` (see the header). */
+  function sendFaulty(req, res, kind, body, headers, pathname) {
+    log.push({ path: pathname, status: kind === "404" ? 404 : 200, fault: kind, at: Date.now() });
+    if (kind === "404") {
+      res.writeHead(404, { "content-type": "text/plain" });
+      return res.end("not found");
+    }
+    if (kind === "abort") return req.socket.destroy();
+    const half = body.subarray(0, Math.max(1, body.length >> 1));
+    if (kind === "cut") {
+      res.writeHead(200, { ...headers, "content-length": body.length });
+      res.write(half);
+      // Let the first half reach the browser before the connection drops.
+      return setTimeout(() => req.socket.destroy(), 50);
+    }
+    let damaged = half;
+    if (kind === "corrupt") {
+      damaged = Buffer.from(body);
+      for (let i = damaged.length >> 1; i < Math.min(damaged.length, (damaged.length >> 1) + 16); i++) damaged[i] ^= 0x5a;
+    } else if (kind === "garbage") {
+      damaged = Buffer.from("<!doctype html><title>Oops</title> this is not what was asked for");
+    } else if (kind !== "truncate") {
+      throw new Error(`no fault ${kind}`);
+    }
+    res.writeHead(200, headers);
+    res.end(damaged);
+  }
 
   async function resolveFile(pathname) {
     const clean = path.posix.normalize(decodeURIComponent(pathname));
@@ -103,8 +152,11 @@ export async function startSiteServer({ root }) {
       }
       if (delay && delay.pattern.test(url.pathname)) await new Promise((r) => setTimeout(r, delay.ms));
       const body = await readFile(file);
-      log.push({ path: url.pathname, status: 200, bytes: body.length, type: TYPES[path.extname(file)] ?? "" });
-      res.writeHead(200, { ...extraHeaders, "content-type": TYPES[path.extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+      const headers = { ...extraHeaders, "content-type": TYPES[path.extname(file)] ?? "application/octet-stream", "cache-control": "no-store" };
+      const fault = takeFault(url.pathname);
+      if (fault) return sendFaulty(req, res, fault, body, headers, url.pathname);
+      log.push({ path: url.pathname, status: 200, bytes: body.length, type: TYPES[path.extname(file)] ?? "", at: Date.now() });
+      res.writeHead(200, headers);
       res.end(body);
     } catch (e) {
       res.writeHead(500);
@@ -124,6 +176,11 @@ export async function startSiteServer({ root }) {
     },
     setHeaders(headers) {
       extraHeaders = headers ?? {};
+    },
+    /** Damages files whose path matches `pattern` (see the header); null clears every fault. */
+    setFault(pattern, kind, { times, onePath = false } = {}) {
+      if (!pattern) faults = [];
+      else faults.push({ pattern, kind, times, onePath });
     },
     requests: () => log.slice(),
     clearRequests: () => log.splice(0),

@@ -6,10 +6,12 @@
 // lectern-types.d.ts, generated from the Rust types by scripts/build-pkg.sh: this file only
 // declares the API around them.
 import type { Lectern, LecternErrorInit } from "./index.js";
-import type { ChatConfig, ChatErrorCode, ChatEvent, ChatResponse, ChatRules, Conversation, AskRequest } from "./lectern-types.js";
+import type { ChatConfig, ChatErrorCode, ChatEvent, ChatResponse, ChatRules, Conversation, AskRequest, ReaderAction } from "./lectern-types.js";
 
 export type {
   AnswerKind,
+  AnswerNote,
+  AnswerNoteCode,
   AskRequest,
   ChatConfig,
   ChatErrorCode,
@@ -28,6 +30,7 @@ export type {
   Persona,
   PersonaId,
   QueryMode,
+  ReaderAction,
   Role,
   SourceReference,
 } from "./lectern-types.js";
@@ -63,8 +66,12 @@ export interface AskOptions {
 /** What ask() rejects with: a LecternError whose code is a ChatErrorCode. */
 export interface ChatError extends Error {
   code: ChatErrorCode;
+  /** `message`, `suggestion` and `action` are for the reader; `detail` and `technical` for
+   * whoever fixes it (a configuration's mistake, the service's own words). */
   suggestion: string;
+  action: ReaderAction;
   detail?: string;
+  technical?: string;
   /** Whether retry() may help. */
   retryable?: boolean;
   /** The part of the answer that arrived before the fault (kept in the conversation). */

@@ -14,22 +14,25 @@
 import initCore, { Chat, rules as coreRules, validateConfig as coreValidateConfig } from "./lectern_core.js";
 import { coreModule } from "./runtime.js";
 import { LecternError } from "./index.js";
+import { lecternError } from "./errors.js";
 
 let runtime = null;
 /** Starts the core module once per page (compiled once, shared with the worker). */
 function loadRuntime() {
   runtime ??= coreModule().then((module) => initCore({ module_or_path: module })).catch((e) => {
     runtime = null;
-    throw new LecternError({ code: "INTERNAL", message: `the chat module failed to load: ${e?.message ?? e}` });
+    throw lecternError("INTERNAL", `the chat module failed to load: ${e?.message ?? e}`);
   });
   return runtime;
 }
 
-/** A facade error (a JS Error with code, suggestion, detail) as a LecternError. */
+/** A facade error (a JS Error with code, message, suggestion, action, detail, technical) as a
+ * LecternError; anything else is INTERNAL, its own message the technical text. */
 function toLecternError(e) {
   if (e instanceof LecternError) return e;
-  const code = typeof e?.code === "string" ? e.code : "INTERNAL";
-  const error = new LecternError({ code, message: e?.message ?? String(e), suggestion: e?.suggestion, detail: e?.detail });
+  if (typeof e?.code !== "string") return lecternError("INTERNAL", String(e?.message ?? e));
+  const { code, message, suggestion, action, detail, technical } = e;
+  const error = new LecternError({ code, message, suggestion, action, detail, technical });
   if (typeof e?.retryable === "boolean") error.retryable = e.retryable;
   if (typeof e?.partial === "string") error.partial = e.partial;
   return error;
@@ -58,7 +61,7 @@ export class LecternChat {
   static async create(options) {
     const { lectern, ...config } = options ?? {};
     if (!lectern || typeof lectern.search !== "function") {
-      throw new LecternError({ code: "INVALID_CONFIG", message: "LecternChat.create needs the retrieval API: { lectern: await Lectern.open(…) }" });
+      throw lecternError("INVALID_CONFIG", "LecternChat.create needs the retrieval API: { lectern: await Lectern.open(…) }");
     }
     const valid = await validateConfig({ ...config, siteOrigins: config.siteOrigins ?? (globalThis.location ? [globalThis.location.origin] : []) });
     try {
@@ -97,7 +100,7 @@ export class LecternChat {
   /** Asks the last question again after an error or a stop (that exchange is replaced). */
   async retry(options = {}) {
     const request = this.#chat.unfinishedQuestion();
-    if (!request) throw new LecternError({ code: "INVALID_ARGUMENT", message: "There is no unanswered question to retry." });
+    if (!request) throw lecternError("INVALID_ARGUMENT", "There is no unanswered question to retry.");
     return this.#ask(request, options, true);
   }
 
@@ -133,7 +136,9 @@ export class LecternChat {
             ? await this.#lectern.searchSelection(valid.selection, valid.question, { k: this.#k, selectionOnly: this.#selectionOnly, signal: search.signal })
             : await this.#lectern.search(valid.question, { k: this.#k, signal: search.signal });
       } catch (e) {
-        retrievalError = { code: e?.code ?? "INDEX_UNAVAILABLE", message: e?.message ?? String(e), detail: e?.detail };
+        // What the reader was told comes along; the chat keeps it with the answer.
+        const { code = "INDEX_UNAVAILABLE", message, suggestion, action, detail, technical } = e ?? {};
+        retrievalError = { code, message, suggestion, action, detail, technical: technical ?? (typeof e?.code === "string" ? undefined : String(e?.message ?? e)) };
       }
       return await this.#chat.answer(asked, retrieval, retrievalError);
     } catch (e) {

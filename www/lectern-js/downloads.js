@@ -118,6 +118,16 @@ export function shared(map, key, start) {
   return pending;
 }
 
+/** `start()`'s promise; if it fails, `start()` once more (a file that failed to download or
+ * to verify is asked for again before its failure counts). */
+export async function onceMore(start) {
+  try {
+    return await start();
+  } catch {
+    return start();
+  }
+}
+
 /** Fetches `urls` and hands their bytes to `use`, fetching a damaged cached copy again. */
 export async function withFiles(urls, code, track, use) {
   const files = await Promise.all(urls.map((u) => fetchFile(u, code, track)));

@@ -2,13 +2,15 @@
 // there (the worker ends) fails what is pending and every later request, and reports
 // `model-failed` if it was the live embedder. The model's word table comes in shards: before
 // a text is embedded, the shards of its word pieces (the embedder names them) are fetched
-// here, once each, and handed over.
+// here, once each (a failed one once more), and handed over. A shard that cannot be had ends
+// this embedder the same way: semantic search is reported unavailable once, and nothing is
+// fetched again until the reader retries (`loadModel`).
 
 import { connect } from "./rpc.js";
 import { codedError } from "./errors.js";
 import { state, fileUrl } from "./worker-state.js";
 import { modelFailed } from "./progress.js";
-import { shared, withFiles } from "./downloads.js";
+import { onceMore, shared, withFiles } from "./downloads.js";
 
 /** The unit vector of `text`, from the live embedder, after fetching the word-table shards
  * it needs (`state.words`: the bundle's words catalog, in table order). */
@@ -16,7 +18,12 @@ export async function embedText(text) {
   const embedder = state.embedder;
   if (!embedder) throw codedError("MODEL_UNAVAILABLE", "The embedding model is not loaded yet", "NOT_LOADED");
   const missing = await embedder.request("missingWords", { text });
-  await Promise.all(missing.map((index) => addWord(embedder, index)));
+  try {
+    await Promise.all(missing.map((index) => addWord(embedder, index)));
+  } catch (e) {
+    embedder.fail(e);
+    throw e;
+  }
   return embedder.request("embed", { text });
 }
 
@@ -29,26 +36,28 @@ function addWord(embedder, index) {
   }
   // The shard's bytes move to the embedder's worker (no copy).
   return shared(embedder.words, index, () =>
-    withFiles([fileUrl(file)], "MODEL_UNAVAILABLE", null, (bytes) => embedder.request("addWord", { index, bytes }, { transfer: [bytes.buffer] })),
+    onceMore(() => withFiles([fileUrl(file)], "MODEL_UNAVAILABLE", null, (bytes) => embedder.request("addWord", { index, bytes }, { transfer: [bytes.buffer] }))),
   );
 }
 
-/** The embedder's worker: `request(type, payload, {transfer})` (rpc.js), `words` (shard
- * index -> Promise of its addition to this embedder) and `terminate()`. */
-export function startEmbedWorker() {
+/** The embedder's worker for model attempt `attempt`: `request(type, payload, {transfer})`
+ * (rpc.js), `words` (shard index -> Promise of its addition to this embedder), `fail(error)`
+ * (it cannot go on: ends it, reported as `error`) and `terminate()`. */
+export function startEmbedWorker(attempt) {
   const worker = new Worker(new URL("./embed-worker.js", import.meta.url), { type: "module", name: "lectern-embed" });
   const embedder = { words: new Map() };
   const ended = (error) => {
     if (state.embedder !== embedder) return;
     state.embedder = null;
-    modelFailed(error);
+    state.model = null; // loadModel() loads it again
+    modelFailed(error, attempt);
   };
   const rpc = connect(worker, { name: "embedding worker", onCrash: ended });
   embedder.request = rpc.request;
-  embedder.terminate = () => {
-    const error = codedError("MODEL_UNAVAILABLE", "The embedding worker was stopped", "STOPPED");
+  embedder.fail = (error) => {
     rpc.close(error);
     ended(error);
   };
+  embedder.terminate = () => embedder.fail(codedError("MODEL_UNAVAILABLE", "The embedding worker was stopped", "STOPPED"));
   return embedder;
 }

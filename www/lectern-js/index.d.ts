@@ -6,22 +6,33 @@ import type {
   ChunkMeta,
   Confidence,
   LecternErrorCode,
+  ProgressPhase,
   QueryMode,
+  ReaderAction,
   SearchMode,
   SearchOptions as WasmSearchOptions,
 } from "./lectern-types.js";
 
-export type { ChunkMeta, Confidence, LecternErrorCode, QueryMode, SearchMode } from "./lectern-types.js";
+export type { ChunkMeta, Confidence, LecternErrorCode, ProgressPhase, QueryMode, ReaderAction, SearchMode } from "./lectern-types.js";
 
 export interface LecternErrorInit {
   /** A chat error (chat.js) carries a ChatErrorCode. */
   code: LecternErrorCode | ChatErrorCode;
-  message: string;
+  /** What the reader is told (the core's advice table, src/advice.rs). */
+  message?: string;
   suggestion?: string;
+  /** The one action that helps the reader. */
+  action?: ReaderAction;
   /** The exact cause where known: "HTTP_404", "NETWORK", "WRONG_VERSION", "CHECKSUM_MISMATCH",
    * "WRONG_MODEL", "NOT_LOADED", "SUPERSEDED", "SIGNAL", "CLOSED", "RUNTIME", … */
   detail?: string;
-  /** TEXT_UNAVAILABLE in SearchResponse.errors: which text shard and file. */
+  /** For the site owner (the console, the panel's "Details"): the file, the URL, the parser's
+   * position, what to rebuild. Never the reader's message. */
+  technical?: string;
+  /** In SearchResponse.errors: which part failed ("terms", "termPage", "chunkPage", "meta",
+   * "text"), its id, its shard (meta and text) and its file. */
+  part?: string;
+  id?: number;
   shard?: number;
   file?: string;
 }
@@ -33,27 +44,24 @@ export declare class LecternError extends Error {
   /** A chat error (chat.js) carries a ChatErrorCode. */
   code: LecternErrorCode | ChatErrorCode;
   suggestion: string;
+  action: ReaderAction;
   detail?: string;
+  technical?: string;
   /** A chat error: whether retry() may help, and the part of the answer that arrived. */
   retryable?: boolean;
   partial?: string;
   /** TEXT_UNAVAILABLE in SearchResponse.errors: which text shard and file. */
   shard?: number;
   file?: string;
-  toJSON(): { error: true; message: string; code: LecternErrorCode | ChatErrorCode; suggestion: string; detail?: string };
+  toJSON(): { error: true; message: string; code: LecternErrorCode | ChatErrorCode; suggestion: string; action: ReaderAction; detail?: string; technical?: string };
 }
 
-export type ProgressPhase =
-  | "runtime" // the wasm module is compiled
-  | "index" // chunk metadata + lexical index bytes
-  | "lexical-ready" // keyword search works (open() resolves)
-  | "model" // dense index + model + tokenizer bytes
-  | "model-init" // building the model in the worker (about a second)
-  | "hybrid-ready" // semantic search works
-  | "model-failed"; // see `error`; keyword search keeps working
-
+/** A progress event, in the order of the core's loading machine (src/loading.rs): an event
+ * that cannot come (a late one of a failed or earlier model attempt) is never sent. */
 export interface ProgressEvent {
   phase: ProgressPhase;
+  /** The model's phases: which load of the model (1, then one more per retry). */
+  attempt?: number;
   /** Bytes so far and expected in this phase (downloads), else 0/1 markers. */
   loaded: number;
   total: number;
@@ -110,8 +118,12 @@ export interface SearchResponse {
   mode_used: SearchMode | null;
   chunks_retrieved: number;
   chunks: RetrievedChunk[];
-  /** Chunk shards that failed to load (TEXT_UNAVAILABLE): chunks whose text failed have text
-   * null; chunks whose metadata failed are left out. */
+  /** Part of the question's keyword index could not be loaded (its failures are in
+   * `errors`): the question was scored from the rest, and confidence is at most low. */
+  partial: boolean;
+  /** Parts that failed to load, after one more try: term shards or pages (INDEX_UNAVAILABLE;
+   * see `partial`), chunk shards (TEXT_UNAVAILABLE: chunks whose text failed have text null;
+   * chunks whose metadata failed are left out). */
   errors: LecternErrorInit[];
 }
 

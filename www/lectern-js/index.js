@@ -8,7 +8,7 @@
 // and search switches to hybrid when it is ready (`whenHybrid()`, progress events).
 
 import { DEFAULT_CACHE_NAME, coreModule } from "./runtime.js";
-import { LecternError } from "./errors.js";
+import { LecternError, lecternError } from "./errors.js";
 import { connect } from "./rpc.js";
 
 export { LecternError };
@@ -19,7 +19,7 @@ export { LecternError };
 /** How often a crashed worker is restarted before searches fail for good. */
 const MAX_RESTARTS = 3;
 
-const aborted = (message, detail) => new LecternError({ code: "ABORTED", message, detail });
+const aborted = (technical, detail) => lecternError("ABORTED", technical, detail);
 
 export class Lectern {
   /**
@@ -57,7 +57,7 @@ export class Lectern {
 
   constructor({ bundleUrl, modelUrl, tokenizerUrl, onProgress, loadModel = true, cache = true, cacheName = DEFAULT_CACHE_NAME, workerUrl } = {}) {
     if (typeof bundleUrl !== "string" || !bundleUrl) {
-      throw new LecternError({ code: "INVALID_ARGUMENT", message: "Lectern.open needs a bundleUrl (the folder `lectern build` wrote)" });
+      throw lecternError("INVALID_ARGUMENT", "Lectern.open needs a bundleUrl (the folder `lectern build` wrote)");
     }
     this.#options = { bundleUrl, modelUrl, tokenizerUrl, loadModel, cache, cacheName };
     this.#workerUrl = workerUrl ?? new URL("./worker.js", import.meta.url);
@@ -123,8 +123,7 @@ export class Lectern {
   #ensureWorker() {
     if (this.#closed) return Promise.reject(aborted("Lectern was closed", "CLOSED"));
     if (this.#restarts > MAX_RESTARTS) {
-      const message = `The search worker crashed ${this.#restarts} times; reload the page`;
-      return Promise.reject(new LecternError({ code: "WORKER_CRASHED", message, detail: "TOO_MANY_RESTARTS" }));
+      return Promise.reject(lecternError("WORKER_CRASHED", `The search worker crashed ${this.#restarts} times`, "TOO_MANY_RESTARTS"));
     }
     if (this.#ready) return this.#ready;
     const worker = new Worker(this.#workerUrl, { type: "module", name: "lectern" });
@@ -188,6 +187,8 @@ export class Lectern {
       this.state.modelError = null;
       this.#settleHybrid(null);
     } else if (event.phase === "model-failed") {
+      // Semantic search stops (also once it worked: the embedder ended): keyword search goes on.
+      this.state.hybrid = false;
       this.state.modelError = event.error;
       this.#settleHybrid(new LecternError(event.error));
     }
@@ -201,12 +202,12 @@ export class Lectern {
   }
 
   #request(type, payload, signal) {
-    if (!this.#rpc) return Promise.reject(new LecternError({ code: "WORKER_CRASHED", message: "The search worker is not running" }));
+    if (!this.#rpc) return Promise.reject(lecternError("WORKER_CRASHED", "The search worker is not running"));
     try {
       return this.#rpc.request(type, payload, { signal });
     } catch (e) {
       // Options holding functions or DOM objects cannot be sent to the worker.
-      return Promise.reject(new LecternError({ code: "INVALID_OPTIONS", message: `invalid search options: ${e.message}` }));
+      return Promise.reject(lecternError("INVALID_OPTIONS", `invalid search options: ${e.message}`));
     }
   }
 

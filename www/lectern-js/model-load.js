@@ -26,10 +26,12 @@ export function deferModel(busy) {
 }
 
 /** Loads the model and the dense index. Reports `model-failed` or `hybrid-ready`; may be
- * called again after a failure. */
+ * called again after a failure: each call is an attempt of its own (numbered), so the
+ * loading machine (progress.js) keeps a failed attempt's late events out. */
 export function loadModel() {
   if (state.model) return state.model;
   let embedWorker = null;
+  const attempt = ++state.modelAttempts;
   state.model = (async () => {
     const started = performance.now();
     const { model, files } = state.manifest;
@@ -40,9 +42,9 @@ export function loadModel() {
     }
     const sizeOf = (override, entry) => (override ? 0 : entry?.bytes ?? 0);
     const total = files.dense.bytes + sizeOf(state.options.modelUrl, model.weights) + sizeOf(state.options.tokenizerUrl, model.tokenizer) + (model.words?.bytes ?? 0);
-    const track = tracker("model", total);
+    const track = tracker("model", total, attempt);
     const get = (url, code = "MODEL_UNAVAILABLE") => fetchFile(url, code, track);
-    embedWorker = startEmbedWorker();
+    embedWorker = startEmbedWorker(attempt);
     // The module compiles there while the model downloads here.
     embedWorker.request("start", { cacheName: cacheName() }).catch(() => {});
     const r = state.retriever;
@@ -58,15 +60,15 @@ export function loadModel() {
       inWasm(() => r.checkModel(fingerprint));
     });
     await refetchIfDamaged([dense], { code: "INDEX_UNAVAILABLE", track }, (bytes) => inWasm(() => r.attachDense(bytes)));
-    progress({ phase: "model-init", loaded: 0, total: 1 });
+    progress({ phase: "model-init", loaded: 0, total: 1, attempt });
     const initMs = await embedWorker.request("build");
     state.embedder = embedWorker;
-    progress({ phase: "hybrid-ready", loaded: 1, total: 1, ms: Math.round(performance.now() - started), initMs });
+    progress({ phase: "hybrid-ready", loaded: 1, total: 1, attempt, ms: Math.round(performance.now() - started), initMs });
   })();
   state.model.catch((e) => {
     embedWorker?.terminate();
     state.model = null; // a later loadModel() retries
-    modelFailed(e);
+    modelFailed(e, attempt);
   });
   return state.model;
 }

@@ -53,7 +53,7 @@ export function connect(worker, { name, onEvent = () => {}, onCrash = () => {}, 
   worker.addEventListener("message", ({ data: msg }) => {
     if (ended) return;
     if (msg.kind === "event") return onEvent(msg.type, msg.data);
-    if (msg.kind === "fatal") return crash(msg.error.message);
+    if (msg.kind === "fatal") return crash(msg.error.technical ?? msg.error.message);
     const p = pending.get(msg.id);
     if (!p) return; // cancelled: its caller has had its error
     pending.delete(msg.id);

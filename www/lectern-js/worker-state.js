@@ -21,6 +21,7 @@ export const state = {
   manifestUrl: null,
   parts: new Map(), // "part:id" of a catalog page or shard -> Promise of its attachment
   model: null, // Promise of the model load in progress or done
+  modelAttempts: 0, // model loads started (model-load.js): the number of the last attempt
   startModel: null, // starts the deferred model load (model-load.js deferModel), until it has started
 };
 

@@ -11,7 +11,7 @@ import { codedError, plain } from "./errors.js";
 import { inWasm, move, serve } from "./rpc.js";
 import { state, fileUrl, cacheName } from "./worker-state.js";
 import { progress, tracker } from "./progress.js";
-import { fetchManifest, shared, withFiles } from "./downloads.js";
+import { fetchManifest, onceMore, shared, withFiles } from "./downloads.js";
 import { deferModel, loadModel } from "./model-load.js";
 
 /** Starts the core module: the one the page compiled, or (if that failed) compiled here. */
@@ -74,26 +74,33 @@ async function open(options) {
 }
 
 /** Fetches and attaches one part the core named (a catalog page or a shard), once: searches
- * running side by side share the download. */
+ * running side by side share the download. A part that fails is asked for once more before
+ * its failure counts. */
 function loadPart(file, code) {
   return shared(state.parts, `${file.part}:${file.id}`, () =>
-    withFiles([fileUrl(file)], code, null, (bytes) => inWasm(() => state.retriever.attach(file.part, file.id, bytes))),
+    onceMore(() => withFiles([fileUrl(file)], code, null, (bytes) => inWasm(() => state.retriever.attach(file.part, file.id, bytes)))),
   );
 }
 
-/** Attaches what `need()` names until it names nothing: catalog pages first, then the
- * shards they list (the core decides both; two rounds). Without `failures` the first error
- * is thrown; with it, failed parts are recorded there and not asked for again. */
-async function fetchParts(need, code, failures) {
+/**
+ * Attaches what `need()` names until it names nothing: catalog pages first, then the
+ * shards they list (the core decides both; two rounds). A part that failed is recorded in
+ * `failures` (with `giveUp(part)` told of it) and not asked for again in this call.
+ * @param {() => any[]} need
+ * @param {string} code
+ * @param {any[]} failures
+ * @param {(file: any) => void} [giveUp]
+ */
+async function fetchParts(need, code, failures, giveUp = () => {}) {
   for (let round = 0; round < 3; round++) {
-    const failed = (f) => failures?.some((x) => x.part === f.part && x.id === f.id);
+    const failed = (f) => failures.some((x) => x.part === f.part && x.id === f.id);
     const files = inWasm(need).filter((f) => !failed(f));
     if (!files.length) return;
     await Promise.all(
       files.map((f) =>
         loadPart(f, code).catch((e) => {
-          if (!failures) throw e;
           failures.push({ ...plain(e), part: f.part, id: f.id, file: f.name });
+          giveUp(f);
         }),
       ),
     );
@@ -119,14 +126,18 @@ async function search(msg, signal, selected) {
   // The vector comes from the embedder's worker, when the search would use one and the
   // model is built; until then the search is by keywords.
   const text = inWasm(() => r.vectorQuery(msg.question, selected ? msg.selection : undefined, msg.options));
+  // Without its vector (the embedder failed: reported as model-failed) the search is by keywords.
   const embedding = text !== undefined && state.embedder ? embedText(text).catch(() => undefined) : undefined;
   // Meanwhile, the term shards of the question's words (the core names them; nothing else
-  // of the keyword index is downloaded).
-  const terms = fetchParts(() => r.filesFor(msg.question, selected ? msg.selection : undefined, msg.options), "INDEX_UNAVAILABLE");
+  // of the keyword index is downloaded). One that cannot be had is marked unavailable: the
+  // question is scored from the others, and the results say so (`partial`).
+  const errors = [];
+  const terms = fetchParts(() => r.filesFor(msg.question, selected ? msg.selection : undefined, msg.options), "INDEX_UNAVAILABLE", errors, (f) =>
+    inWasm(() => r.markUnavailable(f.part, f.id)),
+  );
   const [vector] = await Promise.all([embedding, terms]);
   cancelled();
   const found = inWasm(() => (selected ? r.searchSelection(msg.selection, msg.question, msg.options, vector) : r.search(msg.question, msg.options, vector)));
-  const errors = [];
   if (found.missing.length) {
     // The chunk shards of the results: their metadata and text.
     const indices = Uint32Array.from(found.hits.map((hit) => hit.index));
@@ -159,6 +170,7 @@ async function search(msg, signal, selected) {
     mode_used: found.mode_used,
     chunks_retrieved: hits.length,
     chunks: hits.map(retrievedChunk),
+    partial: found.unavailable.length > 0,
     errors,
   };
 }

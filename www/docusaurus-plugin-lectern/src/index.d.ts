@@ -84,6 +84,9 @@ export interface ClientOptions {
   chat: ChatOptionsInput;
   /** The core's length limits on a question and a selection (characters). */
   limits: { questionMaxChars: number; selectionMinChars: number; selectionMaxChars: number };
+  /** The core's texts for being offline (src/advice.rs OFFLINE): the status line, and what
+   * replaces an action that needs the network — one of `networkActions` (Action::needs_network). */
+  messages: { offline: string; offlinePending: string; networkActions: string[] };
   personas: PersonaOption[];
   defaultPersona: PersonaOption;
   starterQuestions: string[];

@@ -151,17 +151,20 @@ function validateOptions({ options }) {
  * error is the one the browser would raise, prefixed with the plugin's name — and the
  * personas, which must be the core's. A misspelt option of the plugin's own is named with
  * the core's "did you mean". Returns the options with the personas and the core's length
- * limits filled in.
+ * limits and the texts the panel says offline filled in.
  */
 function applyCoreRules(options, { validateConfig, didYouMean, rules }) {
   try {
     validateConfig(options.chat);
   } catch (e) {
+    // The core tells a reader only that the site is misconfigured; the site owner's reason
+    // is its technical text.
+    const reason = e.technical ?? e.message;
     // An option the core does not know may be a misspelt one of the plugin's own.
-    const unknown = /^unknown chat option "([^"]+)"/.exec(e.message)?.[1];
+    const unknown = /^unknown chat option "([^"]+)"/.exec(reason)?.[1];
     const meant = unknown && didYouMean(unknown, OPTION_NAMES);
-    if (meant) throw new OptionsError(`unknown option "${unknown}". Did you mean "${meant}"? Known options: ${OPTION_NAMES.join(", ")}; the chat's: ${e.message.replace(/^.*Known: /, "")}`);
-    throw new OptionsError(`${e.message} (${e.code})`);
+    if (meant) throw new OptionsError(`unknown option "${unknown}". Did you mean "${meant}"? Known options: ${OPTION_NAMES.join(", ")}; the chat's: ${reason.replace(/^.*Known: /, "")}`);
+    throw new OptionsError(`${reason} (${e.code})`);
   }
   const ids = rules.personas.map((p) => p.id);
   const personas = options.personas ?? ids;
@@ -170,7 +173,7 @@ function applyCoreRules(options, { validateConfig, didYouMean, rules }) {
   if (!personas.includes(options.defaultPersona)) {
     throw new OptionsError(`"defaultPersona" ${show(options.defaultPersona)} is not one of "personas" (${personas.join(", ")}).`);
   }
-  return { ...options, personas, limits: rules.limits };
+  return { ...options, personas, limits: rules.limits, messages: { offline: rules.messages.offline, offlinePending: rules.messages.offlinePending, networkActions: rules.messages.networkActions } };
 }
 
 /**
@@ -185,6 +188,7 @@ function clientOptions(options, { bundleUrl, runtimeUrl }, markdownTwins = null)
     runtimeUrl,
     chat: options.chat,
     limits: options.limits,
+    messages: options.messages,
     personas: options.personas,
     defaultPersona: options.defaultPersona,
     starterQuestions: options.starterQuestions,

@@ -36,11 +36,15 @@ declare module "@theme/LecternPanel/Message" {
     content: string;
     mode?: "global" | "selected";
     selection?: string;
-    sources?: Array<{ n: number; chapter_title: string; section_title: string; url: string; heading_path: string[] }>;
+    /** `unread`: the source's text could not be loaded (it keeps its link). */
+    sources?: Array<{ n: number; chapter_title: string; section_title: string; url: string; heading_path: string[]; unread?: boolean }>;
     confidence?: "high" | "medium" | "low" | "none";
-    kind?: "llm" | "extractive" | "refusal" | "selection";
+    kind?: "llm" | "extractive" | "refusal" | "links" | "selection";
     status?: "complete" | "stopped" | "error" | "streaming";
-    error?: { code?: string; message: string; suggestion: string };
+    /** What the reader is told (message, suggestion, action) and, for Details, the rest. */
+    error?: { code?: string; message: string; suggestion: string; action?: string; detail?: string; technical?: string };
+    /** Said under an answer that rests on part of what was found. */
+    notes?: Array<{ code: string; message: string }>;
     /** Streaming only. */
     phase?: "retrieving" | "generating";
     slow?: boolean;
@@ -55,6 +59,13 @@ declare module "@theme/LecternPanel/Message" {
     readonly canRetry?: boolean;
     readonly onNavigate?: () => void;
     readonly texts?: { refusalSuggestion?: string; slow?: string };
+    /** Offline, what needs the network is said to wait for it (`offlinePending`, the core's). */
+    readonly offline?: boolean;
+    readonly offlinePending?: string;
+    /** The actions that wait for the network (the core's, `messages.networkActions`). */
+    readonly networkActions?: readonly string[];
+    /** It will be asked again once the browser is back online. */
+    readonly pending?: boolean;
   }
   export default function Message(props: Props): ReactNode;
 }

@@ -86,6 +86,8 @@ test("the browser gets only what the widget needs", () => {
   const c = clientOptions(o, { bundleUrl: "/lectern/bundle/", runtimeUrl: "/lectern/runtime/" });
   assert.deepEqual(c.chat, { endpoint: "/api/chat", headers: { "X-Site": "docs" }, model: "gpt-x" });
   assert.deepEqual(c.limits, rules.rules.limits);
+  assert.deepEqual(c.messages, { offline: rules.rules.messages.offline, offlinePending: rules.rules.messages.offlinePending, networkActions: ["retry", "reload"] });
+  assert.match(c.messages.offline, /You are offline/);
   assert.equal(c.bundleUrl, "/lectern/bundle/");
   assert.deepEqual(c.starterQuestions, ["Why?"]);
   for (const buildOnly of ["cli", "buildArgs", "bundleDir", "runtimeDir", "indexInDev", "path", "llmsTxt", "llmsFullTxt", "llmsVersions"]) assert.equal(buildOnly in c, false, buildOnly);

@@ -1,13 +1,16 @@
 // One message of the conversation. A question shows its text (and the quoted selection in
 // selected mode); an answer shows its Markdown with [n] citations, the numbered source list
-// (chapter › section), the confidence, what kind of answer it is, and its actions: copy,
-// helpful / not helpful, and retry after an error or a stop.
+// (chapter › section; a source whose text could not be loaded says so), the notes when it
+// rests on part of what was found, the confidence, what kind of answer it is, why it failed
+// (Failure.js), and its actions: copy, helpful / not helpful, and retry after an error, a
+// stop or a partial answer.
 import React, { useState } from 'react';
 import Markdown from '@theme/LecternPanel/Markdown';
 import { SiteLink, sourceTitle } from './links';
 import { strings, format } from './strings';
 import { copyText } from './clipboard';
 import { Icon } from './icons';
+import Failure, { Details } from './Failure';
 
 function Selection({ text }) {
   const s = strings();
@@ -38,12 +41,13 @@ function Sources({ sources, onNavigate }) {
       <p className="lectern-sources__title">{s.sources}</p>
       <ol>
         {sources.map((source) => (
-          <li key={source.n} value={source.n}>
+          <li key={source.n} value={source.n} data-lectern-unread={source.unread ? '' : undefined}>
             <SiteLink href={source.url} onNavigate={onNavigate} className="lectern-sources__link">
               <span className="lectern-cite" aria-hidden="true">
                 {source.n}
               </span>
               <span>{sourceTitle(source)}</span>
+              {source.unread && <span className="lectern-sources__unread"> ({s.sourceUnread})</span>}
             </SiteLink>
           </li>
         ))}
@@ -88,8 +92,9 @@ function Actions({ message, feedback, onFeedback, onCopy, onRetry, canRetry }) {
   const rate = (rating) => onFeedback?.(feedback === rating ? null : rating);
   return (
     <div className="lectern-actions">
-      {/* Excerpts given because the LLM was unreachable carry its error: retry asks the LLM again. */}
-      {canRetry && (message.status === 'error' || message.status === 'stopped' || message.error) && (
+      {/* Excerpts given because the LLM was unreachable, links given because no text could be
+          loaded, carry their error, and an answer from part of the index its notes: retry asks again. */}
+      {canRetry && (message.status === 'error' || message.status === 'stopped' || message.error || message.notes?.length > 0) && (
         <button type="button" className="lectern-button lectern-button--primary" onClick={onRetry}>
           <Icon name="retry" />
           {s.retry}
@@ -129,9 +134,11 @@ function Actions({ message, feedback, onFeedback, onCopy, onRetry, canRetry }) {
   );
 }
 
-function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, onNavigate, texts }) {
+function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, onNavigate, texts, offline = false, offlinePending = '', networkActions = [], pending = false }) {
   const s = strings();
   const streaming = message.status === 'streaming';
+  // An answer given despite a fault (excerpts, links) keeps its error: what helps, and details.
+  const degraded = message.status !== 'error' && message.error;
   const refusal = message.kind === 'refusal';
   const suggestion = refusal ? texts?.refusalSuggestion : null;
   const showSuggestion = suggestion && !message.content.includes(suggestion);
@@ -154,12 +161,16 @@ function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, onNa
       <Status message={message} />
       {message.status === 'error' && message.error && (
         <div className="lectern-error" role="alert">
-          <p>
-            <strong>{message.error.message || s.errorTitle}</strong>
-          </p>
-          {message.error.suggestion && <p>{message.error.suggestion}</p>}
+          <Failure error={message.error} fallback={s.errorTitle} offline={offline} offlinePending={offlinePending} networkActions={networkActions} inline />
         </div>
       )}
+      {!streaming && message.notes?.map((note) => (
+        <p key={note.code} className="lectern-note" data-lectern-note={note.code}>
+          <Icon name="info" size={16} /> {note.message}
+        </p>
+      ))}
+      {!streaming && pending && message.status !== 'error' && <p className="lectern-note">{offlinePending}</p>}
+      {!streaming && degraded && <Details error={message.error} />}
       {message.status === 'stopped' && <p className="lectern-muted lectern-small">{format.stopNotice(Boolean(message.content))}</p>}
       {/* An answer that failed before any text has nothing to cite. */}
       {!refusal && message.content && <Sources sources={message.sources} onNavigate={onNavigate} />}
@@ -167,6 +178,7 @@ function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, onNa
         <div className="lectern-meta">
           <Confidence level={message.confidence} />
           {message.kind === 'extractive' && <span className="lectern-badge">{s.extractive}</span>}
+          {message.kind === 'links' && <span className="lectern-badge">{s.linksOnly}</span>}
         </div>
       )}
       {!streaming && <Actions message={message} feedback={feedback} onFeedback={onFeedback} onCopy={onCopy} onRetry={onRetry} canRetry={canRetry} />}
@@ -178,7 +190,9 @@ function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, onNa
  * Props: message (chat.d.ts Message, or the answer being streamed: status "streaming",
  * phase, slow), feedback ("up" | "down" | null), onFeedback(rating | null), onCopy(),
  * onRetry(), canRetry, onNavigate (a link was followed), texts (the chat layer's fixed
- * texts, for the refusal's suggestion).
+ * texts, for the refusal's suggestion), offline, offlinePending and networkActions (while
+ * offline, what helps is said to wait for the network if it is one of the core's
+ * networkActions), pending (it will be asked again once back online).
  */
 export default function Message(props) {
   return props.message.role === 'user' ? <Question message={props.message} /> : <Answer {...props} />;

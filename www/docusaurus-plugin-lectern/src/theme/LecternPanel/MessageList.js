@@ -7,8 +7,12 @@ import Message from '@theme/LecternPanel/Message';
 import { strings } from './strings';
 import { emit } from '../LecternWidget/events';
 
-/** @param {{config: import('docusaurus-plugin-lectern').ClientOptions, selection: string | null, onAsk: (question: string) => void, disabled: boolean}} props */
-function Welcome({ config, selection, onAsk, disabled }) {
+/**
+ * The quick questions are off while `disabled`; `reason` (the id and text of the words saying
+ * why, when the reader should know) describes them.
+ * @param {{config: import('docusaurus-plugin-lectern').ClientOptions, selection: string | null, onAsk: (question: string) => void, disabled: boolean, reason: {id: string, text: string} | null}} props
+ */
+function Welcome({ config, selection, onAsk, disabled, reason }) {
   const s = strings();
   const questions = selection ? [s.explain, s.simplify, s.example] : config.starterQuestions;
   return (
@@ -20,7 +24,13 @@ function Welcome({ config, selection, onAsk, disabled }) {
           <ul className="lectern-starters">
             {questions.map((q) => (
               <li key={q}>
-                <button type="button" className="lectern-chip" disabled={disabled} onClick={() => onAsk(q)}>
+                <button
+                  type="button"
+                  className="lectern-chip"
+                  disabled={disabled || Boolean(reason)}
+                  aria-describedby={reason?.id}
+                  title={reason?.text}
+                  onClick={() => onAsk(q)}>
                   {q}
                 </button>
               </li>
@@ -34,17 +44,25 @@ function Welcome({ config, selection, onAsk, disabled }) {
 
 /**
  * Props: open, config, messages (the stored messages to show), live (the question and answer
- * being streamed, or null), busy, welcomeDisabled (the welcome's questions cannot be asked
- * now), selection, texts (the chat layer's fixed texts), feedback (message id → rating),
- * onRate(message, rating), onAsk(question), onRetry(), onNavigate().
+ * being streamed, or null), busy, welcomeBlocked (why the welcome's questions cannot be asked
+ * now, which the reader should know: the words' id and text; or null), selection, texts (the
+ * chat layer's fixed texts), feedback (message id → rating), offline (the browser is offline)
+ * offlinePending and networkActions (the core's words for an action that waits for the
+ * network, and which actions do), pending (the
+ * last answer will be asked again once back online), onRate(message, rating), onAsk(question),
+ * onRetry(), onNavigate().
  * @param {{
  *   open: boolean,
  *   config: import('docusaurus-plugin-lectern').ClientOptions,
  *   messages: import('lectern/chat').Message[],
  *   live: import('./useAnswerStream').Live | null,
  *   busy: boolean,
- *   welcomeDisabled: boolean,
+ *   welcomeBlocked: {id: string, text: string} | null,
  *   selection: string | null,
+ *   offline: boolean,
+ *   offlinePending: string,
+ *   networkActions: readonly string[],
+ *   pending: boolean,
  *   texts?: {refusalSuggestion?: string, slow?: string},
  *   feedback: Record<string, 'up' | 'down'>,
  *   onRate: (message: import('lectern/chat').Message, rating: 'up' | 'down' | null) => void,
@@ -53,7 +71,7 @@ function Welcome({ config, selection, onAsk, disabled }) {
  *   onNavigate: () => void,
  * }} props
  */
-export default function MessageList({ open, config, messages, live, busy, welcomeDisabled, selection, texts, feedback, onRate, onAsk, onRetry, onNavigate }) {
+export default function MessageList({ open, config, messages, live, busy, welcomeBlocked, selection, texts, feedback, offline, offlinePending, networkActions, pending, onRate, onAsk, onRetry, onNavigate }) {
   const s = strings();
   const list = useRef(/** @type {HTMLDivElement | null} */ (null));
   const stick = useRef(true);
@@ -71,6 +89,18 @@ export default function MessageList({ open, config, messages, live, busy, welcom
     if (el && stick.current) el.scrollTop = el.scrollHeight;
   }, [messages, live, open]);
 
+  // A status line that comes or goes above (offline, the model's state) resizes the list:
+  // the newest text stays in view.
+  useEffect(() => {
+    const el = list.current;
+    if (!el || typeof ResizeObserver === 'undefined') return undefined;
+    const observer = new ResizeObserver(() => {
+      if (stick.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
   return (
     <div
       ref={list}
@@ -79,7 +109,7 @@ export default function MessageList({ open, config, messages, live, busy, welcom
         const el = e.currentTarget;
         stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
       }}>
-      {!messages.length && !live && <Welcome config={config} selection={selection} disabled={welcomeDisabled} onAsk={onAsk} />}
+      {!messages.length && !live && <Welcome config={config} selection={selection} disabled={busy} reason={welcomeBlocked} onAsk={onAsk} />}
       {messages.map((m, i) => (
         <Message
           key={m.id}
@@ -90,6 +120,10 @@ export default function MessageList({ open, config, messages, live, busy, welcom
           onCopy={() => emit('copy', { messageId: m.id, answer: m.content })}
           onRetry={onRetry}
           canRetry={!busy && i === messages.length - 1}
+          offline={offline}
+          offlinePending={offlinePending}
+          networkActions={networkActions}
+          pending={pending && i === messages.length - 1}
           onNavigate={onNavigate}
         />
       ))}
@@ -98,11 +132,14 @@ export default function MessageList({ open, config, messages, live, busy, welcom
           message={{ id: 'lectern-orphan', role: 'assistant', content: '', status: 'error', error: { message: s.errorTitle, suggestion: '' } }}
           canRetry
           onRetry={onRetry}
+          offline={offline}
+          offlinePending={offlinePending}
+          networkActions={networkActions}
         />
       )}
       {live?.user && <Message message={live.user} />}
       {live && <Message message={live.answer} texts={texts} onNavigate={onNavigate} />}
-      {messages.length > 0 && !live && selection && <Welcome config={config} selection={selection} disabled={busy} onAsk={onAsk} />}
+      {messages.length > 0 && !live && selection && <Welcome config={config} selection={selection} disabled={busy} reason={welcomeBlocked} onAsk={onAsk} />}
     </div>
   );
 }

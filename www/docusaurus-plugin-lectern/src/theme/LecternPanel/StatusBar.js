@@ -1,10 +1,12 @@
-// What the runtime is doing, under the panel's header: the index download (questions wait
-// for it), an index that failed to load (with a retry), the language model's download and
-// start (keyword search already works meanwhile), and the chat layer's one-off notices
-// (history not kept, LLM unreachable) until the reader dismisses them.
+// What the runtime is doing, under the panel's header: being offline (answers use what was
+// downloaded), the index download (questions wait for it), an index that failed to load
+// (with what helps), the language model's download and start (keyword search already works
+// meanwhile) or its failure (with a retry), and the chat layer's one-off notices (history not
+// kept, LLM unreachable) until the reader dismisses them. Every failure is told by Failure.js.
 import React from 'react';
 import { strings, format } from './strings';
 import { Icon } from './icons';
+import Failure from './Failure';
 
 function formatBytes(bytes) {
   const lang = document.documentElement.lang || undefined;
@@ -12,9 +14,12 @@ function formatBytes(bytes) {
   return `${new Intl.NumberFormat(lang, { maximumFractionDigits: mb < 10 ? 1 : 0 }).format(mb)} MB`;
 }
 
-/** @param {{state: import('./session').SessionState, onRetryIndex: () => void}} props */
-function ModelStatus({ state, onRetryIndex }) {
+/**
+ * @param {{state: import('./session').SessionState, onRetryIndex: () => void, onRetryModel: () => void, messages: {offline: string, offlinePending: string, networkActions: readonly string[]}, statusId: string}} props
+ */
+function ModelStatus({ state, onRetryIndex, onRetryModel, messages, statusId }) {
   const s = strings();
+  const offline = !state.online;
   if (state.phase === 'loading') {
     const p = state.index;
     return (
@@ -26,19 +31,10 @@ function ModelStatus({ state, onRetryIndex }) {
   }
   if (state.phase === 'error') {
     // A configuration the core refuses (the site build checks it, so only a hand-edited
-    // build gets here) is not the index's fault, and trying again cannot help.
-    const config = state.error?.code === 'INVALID_CONFIG';
+    // build gets here) is not the index's fault: the core says so, and offers no retry.
     return (
       <div className="lectern-status lectern-status--error" role="alert" data-lectern-error={state.error?.code}>
-        <p>
-          <strong>{config ? s.configInvalid : s.indexFailed}</strong> {state.error?.message}
-        </p>
-        {!config && (
-          <button type="button" className="lectern-button" onClick={onRetryIndex}>
-            <Icon name="retry" />
-            {s.tryAgain}
-          </button>
-        )}
+        <Failure error={state.error} fallback={s.indexFailed} offline={offline} offlinePending={messages.offlinePending} networkActions={messages.networkActions} onAction={onRetryIndex} messageId={statusId} />
       </div>
     );
   }
@@ -61,8 +57,8 @@ function ModelStatus({ state, onRetryIndex }) {
   }
   if (state.model === 'failed') {
     return (
-      <div className="lectern-status lectern-status--warn">
-        <p>{s.modelFailed}</p>
+      <div className="lectern-status lectern-status--warn" data-lectern-status="model-failed">
+        <Failure error={state.modelError} fallback={s.modelFailed} offline={offline} offlinePending={messages.offlinePending} networkActions={messages.networkActions} onAction={onRetryModel} />
       </div>
     );
   }
@@ -70,15 +66,23 @@ function ModelStatus({ state, onRetryIndex }) {
 }
 
 /**
- * Props: state (the session's state, session.js), onRetryIndex(), notice (a chat-layer
- * notice or null), onDismissNotice().
- * @param {{state: import('./session').SessionState, onRetryIndex: () => void, notice: string | null, onDismissNotice: () => void}} props
+ * Props: state (the session's state, session.js), onRetryIndex(), onRetryModel(), messages
+ * (the core's offline texts), statusId (the id of the index's failure, which Send points
+ * to), notice (a chat-layer notice or null), onDismissNotice().
+ * @param {{state: import('./session').SessionState, onRetryIndex: () => void, onRetryModel: () => void, messages: {offline: string, offlinePending: string, networkActions: readonly string[]}, statusId: string, notice: string | null, onDismissNotice: () => void}} props
  */
-export default function StatusBar({ state, onRetryIndex, notice, onDismissNotice }) {
+export default function StatusBar({ state, onRetryIndex, onRetryModel, messages, statusId, notice, onDismissNotice }) {
   const s = strings();
   return (
     <>
-      <ModelStatus state={state} onRetryIndex={onRetryIndex} />
+      {!state.online && (
+        <div className="lectern-status lectern-status--offline" role="status" data-lectern-status="offline">
+          <p>
+            <Icon name="info" size={16} /> {messages.offline}
+          </p>
+        </div>
+      )}
+      <ModelStatus state={state} onRetryIndex={onRetryIndex} onRetryModel={onRetryModel} messages={messages} statusId={statusId} />
       {notice && (
         <p className="lectern-notice" role="note">
           <Icon name="info" size={16} />

@@ -9,8 +9,11 @@
 //   useFeedback.js      the reader's ratings of answers
 //   useDialog.js        Escape, and the modal sheet on narrow screens
 //
-// This file keeps what spans the parts: the question box's text, the selection asked about
-// and the focus. The chat layer's contract is www/lectern-js/chat.d.ts.
+// This file keeps what spans the parts: the question box's text, the selection asked about,
+// the focus, why nothing can be asked (the controls say it), and what waits for the network:
+// offline, a question whose answer needed it is asked again once the browser is back online
+// (and a failed index or model load is tried again). The chat layer's contract is
+// www/lectern-js/chat.d.ts.
 import React, { useCallback, useEffect, useId, useMemo, useReducer, useRef, useState, useSyncExternalStore } from 'react';
 import { getSession, resetSession } from './session';
 import { strings } from './strings';
@@ -20,8 +23,21 @@ import useDialog from './useDialog';
 import Header, { usePersona } from './Header';
 import StatusBar from './StatusBar';
 import MessageList from './MessageList';
-import Composer from './Composer';
+import Composer, { selectionProblem } from './Composer';
+import { needsNetwork } from './Failure';
 import './styles.css';
+
+/** Whether `message` (an answer) would be whole if asked again with the network back: it
+ * failed for want of it, was given in place of what needed it, or rests on part of the index. */
+function waitsForNetwork(message, /** @type {readonly string[]} */ networkActions) {
+  if (message?.role !== 'assistant') return false;
+  if (message.error) return needsNetwork(message.error.action, networkActions);
+  return (message.notes?.length ?? 0) > 0;
+}
+
+/** The chat allows one question per 2 s (docs/DESIGN.md §3.1): a retry waits that long after
+ * the last question, with a margin. */
+const QUESTION_GAP_MS = 2100;
 
 
 /**
@@ -32,6 +48,8 @@ import './styles.css';
 export default function LecternPanel({ open, onClose, config, request }) {
   const s = strings();
   const titleId = useId();
+  const statusId = useId();
+  const selectionWarningId = useId();
   // getSession keeps one session per page and configuration; after a failed index load,
   // resetSession() drops it and this re-render starts a new one.
   const [, retryIndex] = useReducer((/** @type {number} */ n) => n + 1, 0);
@@ -42,6 +60,9 @@ export default function LecternPanel({ open, onClose, config, request }) {
   const { feedback, rate, reset: resetFeedback } = useFeedback(messages, runtime?.chat.conversation.id ?? null);
   const [input, setInput] = useState('');
   const [selection, setSelection] = useState(/** @type {string | null} */ (null));
+  // The last answer is to be asked again once back online; when the last question was asked.
+  const [pending, setPending] = useState(false);
+  const lastAsked = useRef(0);
   const panel = useRef(/** @type {HTMLElement | null} */ (null));
   const { narrow, onKeyDown } = useDialog(panel, { open, onClose });
   const textarea = useRef(/** @type {HTMLTextAreaElement | null} */ (null));
@@ -65,15 +86,22 @@ export default function LecternPanel({ open, onClose, config, request }) {
     (/** @type {string} */ question, retry = false) => {
       const turn = ask({ question, selection, retry });
       if (!turn) return;
+      lastAsked.current = Date.now();
+      setPending(false);
       if (!retry) setInput('');
-      turn.then((outcome) => {
+      turn.then(async (outcome) => {
+        // Offline, an answer that needed the network is asked again once it is back.
+        if ((outcome === 'answered' || outcome === 'kept') && navigator.onLine === false) {
+          const rt = await session.ready;
+          setPending(waitsForNetwork(rt.chat.conversation.messages.at(-1), config.messages.networkActions));
+        }
         if (retry) return;
         if (outcome === 'answered' && selection) setSelection(null);
         // Refused before anything was kept, or no runtime: the question goes back into the box.
         else if (outcome === 'refused' || outcome === 'unavailable') setInput(question);
       });
     },
-    [ask, selection],
+    [ask, selection, session, config.messages.networkActions],
   );
   const retryLast = useCallback(() => send('', true), [send]);
 
@@ -94,6 +122,30 @@ export default function LecternPanel({ open, onClose, config, request }) {
   }, [narrow, onClose]);
 
   const shown = useMemo(() => messages.filter((m) => m.id !== retrying), [messages, retrying]);
+
+  // Back online: what waited for the network is done now — the pending question asked again
+  // (once the rate limit allows), a failed index or model load tried again.
+  const { online } = state;
+  useEffect(() => {
+    if (!online) return undefined;
+    if (state.phase === 'error' && needsNetwork(state.error?.action, config.messages.networkActions)) {
+      resetSession();
+      retryIndex();
+    }
+    session.retryModelIfOffline();
+    if (!pending) return undefined;
+    const timer = setTimeout(() => {
+      setPending(false);
+      send('', true);
+    }, Math.max(0, lastAsked.current + QUESTION_GAP_MS - Date.now()));
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when the browser comes back online (or a question starts waiting while it is): not on every state change
+  }, [online, pending]);
+
+  // Why nothing can be asked (the controls point to the words that say it), or null.
+  const unavailable = state.phase === 'error' ? { id: statusId, text: state.error?.message ?? s.indexFailed } : null;
+  const selectionText = selectionProblem(selection, limits);
+  const welcomeBlocked = unavailable ?? (selectionText ? { id: selectionWarningId, text: selectionText } : null);
 
   return (
     <section
@@ -122,6 +174,9 @@ export default function LecternPanel({ open, onClose, config, request }) {
           resetSession();
           retryIndex();
         }}
+        onRetryModel={session.retryModel}
+        messages={config.messages}
+        statusId={statusId}
         notice={notice}
         onDismissNotice={dismissNotice}
       />
@@ -131,10 +186,14 @@ export default function LecternPanel({ open, onClose, config, request }) {
         messages={shown}
         live={live}
         busy={busy}
-        welcomeDisabled={busy || state.phase === 'error'}
+        welcomeBlocked={welcomeBlocked}
         selection={selection}
         texts={runtime?.texts}
         feedback={feedback}
+        offline={!online}
+        offlinePending={config.messages.offlinePending}
+        networkActions={config.messages.networkActions}
+        pending={pending && !online}
         onRate={rate}
         onAsk={send}
         onRetry={retryLast}
@@ -150,6 +209,8 @@ export default function LecternPanel({ open, onClose, config, request }) {
         limits={limits}
         error={error}
         busy={busy}
+        unavailable={unavailable}
+        selectionWarningId={selectionWarningId}
         onAsk={send}
         onStop={onStop}
       />

@@ -48,6 +48,10 @@ export function strings() {
     indexFailed: translate({ id: 'lectern.status.indexFailed', message: 'The search index could not be loaded.' }),
     configInvalid: translate({ id: 'lectern.status.configInvalid', message: 'This site’s chat is misconfigured, so questions cannot be answered.' }),
     tryAgain: translate({ id: 'lectern.action.tryAgain', message: 'Try again' }),
+    reload: translate({ id: 'lectern.action.reload', message: 'Reload the page' }),
+    details: translate({ id: 'lectern.error.details', message: 'Details', description: 'Summary of the disclosure with the technical details of a failure, for the site owner' }),
+    sourceUnread: translate({ id: 'lectern.sources.unread', message: 'could not be loaded', description: 'After a source whose text could not be loaded' }),
+    linksOnly: translate({ id: 'lectern.answer.links', message: 'Links to the sections', description: 'Label of an answer that lists the sections found because their text could not be loaded' }),
     refusalTitle: translate({ id: 'lectern.answer.refusal', message: 'Not in this site', description: 'Label of an answer where the site has nothing on the question' }),
     extractive: translate({ id: 'lectern.answer.extractive', message: 'Excerpts from the pages', description: 'Label of an answer made of quoted sentences, without an LLM' }),
     confidenceLabel: translate({ id: 'lectern.confidence.tooltip', message: 'How closely the site’s sections match the question' }),
@@ -80,6 +84,7 @@ export const format = {
   trim: (max) => translate({ id: 'lectern.selection.trim', message: 'Trim to the first {max} characters' }, { max }),
   selectionTooShort: (min) => translate({ id: 'lectern.selection.tooShort', message: 'Select at least {min} characters to ask about them.' }, { min }),
   questionLength: (length, max) => translate({ id: 'lectern.composer.length', message: '{length} / {max}' }, { length, max }),
+  questionTooLong: (max) => translate({ id: 'lectern.composer.tooLong', message: 'Questions can be at most {max} characters long.' }, { max }),
   source: (n, title) => translate({ id: 'lectern.sources.link', message: 'Source {n}: {title}' }, { n, title }),
   stopNotice: (partial) => (partial ? translate({ id: 'lectern.status.stoppedPartial', message: 'Stopped: the answer is incomplete.' }) : translate({ id: 'lectern.status.stopped', message: 'Stopped' })),
 };

@@ -33,7 +33,7 @@ fn find_options(site: &Path, name: &str) -> (usize, usize, Vec<String>) {
     let report = read_site(site, &Overrides::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
     let out = std::env::temp_dir().join(format!("lectern-options-{name}-{}", std::process::id()));
     let sizes = ShardSizes { dense_graph: false, ..ShardSizes::default() };
-    build_bundle(&report, &StandInEmbedder, None, &out, sizes, |_, _| {}).unwrap();
+    build_bundle(&report, &StandInEmbedder, None, &out, sizes, |_| {}).unwrap();
     let LoadedBundle { chunks, lexical, texts, .. } = load_dir(&out).unwrap();
     let _ = std::fs::remove_dir_all(&out);
     let search = HybridSearch::new(chunks, lexical).unwrap();

@@ -1,4 +1,5 @@
-//! Retrieval over a loaded bundle: hybrid dense + lexical search, fusion, confidence.
+//! Retrieval over a loaded bundle: hybrid dense + lexical search, fusion, confidence, and
+//! where a result's text holds the query's words (`snippet`).
 
 //! Without the `search` feature only the confidence levels and fusion remain (the chat
 //! layer rates and cites what the worker retrieved).
@@ -11,6 +12,7 @@ mod fusion;
 mod hybrid;
 #[cfg(feature = "search")]
 mod sharded;
+pub mod snippet;
 
 pub use confidence::{Confidence, ConfidenceRule, Signals};
 #[cfg(feature = "search")]

@@ -30,6 +30,8 @@ mod fetch_stream;
 mod retriever;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "chat"))]
 mod rules;
+#[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "search"))]
+mod snippet;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "chat"))]
 mod storage;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]

@@ -36,8 +36,8 @@ export async function searchAsYouType({ query, options, onUpdate, request, stopp
   // The reader may still be typing: a newer call supersedes this one during the pause.
   await Promise.race([new Promise((resolve) => setTimeout(resolve, semanticDelayMs)), stopped]);
   const merged = await ask("hybrid", k + semanticK);
-  const shown = new Set(keyword.chunks.map((c) => c.index));
-  const added = merged.chunks.filter((c) => !shown.has(c.index)).slice(0, semanticK);
+  const shown = new Set(keyword.chunks.map((c) => c.url));
+  const added = merged.chunks.filter((c) => !shown.has(c.url)).slice(0, semanticK);
   results = build(query, matcher, merged, keyword.chunks, added, "merged");
   notify(onUpdate, results);
   return results;
@@ -53,23 +53,27 @@ function notify(onUpdate, results) {
 }
 
 /** The response: keyword rows grouped by page in rank order, then the rows the semantic
- * pass added, grouped likewise after them. */
+ * pass added, grouped likewise after them. A section split into parts (one URL) is one row,
+ * its best part's. */
 function build(query, matcher, response, keywordChunks, semanticChunks, semantic) {
-  const pages = [...group(query, matcher, keywordChunks, false), ...group(query, matcher, semanticChunks, true)];
+  const seen = new Set();
+  const pages = [...group(query, matcher, keywordChunks, false, seen), ...group(query, matcher, semanticChunks, true, seen)];
   return {
     query,
     mode_used: response.mode_used,
     semantic,
-    count: keywordChunks.length + semanticChunks.length,
+    count: seen.size,
     pages,
     errors: response.errors ?? [],
   };
 }
 
-function group(query, matcher, chunks, semantic) {
+function group(query, matcher, chunks, semantic, seen) {
   /** @type {Map<string, any>} */
   const pages = new Map();
   for (const chunk of chunks) {
+    if (seen.has(chunk.url)) continue;
+    seen.add(chunk.url);
     const pageUrl = chunk.url.replace(/#.*$/, "");
     let page = pages.get(pageUrl);
     if (!page) {

@@ -126,6 +126,9 @@ function createSession(config) {
     (async () => {
       // The chat layer downloads while the retrieval API opens.
       const chatModulePromise = lectern.then(() => import(/* webpackIgnore: true */ `${runtime}chat.js`));
+      // When the retrieval API fails, `await lectern` below throws first and this promise
+      // is never awaited: its rejection (the same error) must not surface as unhandled.
+      chatModulePromise.catch(() => {});
       const api = await lectern;
       // The panel shows the model as on its way from here (its first question's keyword
       // answer does not wait for it).

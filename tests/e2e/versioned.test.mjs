@@ -45,6 +45,9 @@ test("on a current (Next) page the box searches Next; All versions widens it", a
   await page.waitForFunction(() => [...document.querySelectorAll(".lectern-search a.lectern-result")].some((a) => !a.getAttribute("href").startsWith("/docs/next/")));
   const all = await searchRows(page);
   assert.ok(all.some((r) => isNext(r.href)) && all.some((r) => !isNext(r.href)), `both versions: ${all.map((r) => r.href).join(" ")}`);
+  // Pages of the same title in two versions are told apart by their version.
+  const badges = await page.locator(".lectern-search .lectern-version-badge").allTextContents();
+  assert.ok(badges.includes("Next") && badges.includes("1.0"), `badges: ${badges.join(", ")}`);
   await screenshot(page, "61-versioned-all");
 });
 
@@ -83,6 +86,8 @@ test("the search page filters by ?version=, and starts at the latest version off
     const hrefs = [...document.querySelectorAll(".lectern-search-page .lectern-result")].map((a) => a.getAttribute("href"));
     return hrefs.some((h) => h.startsWith("/docs/next/")) && hrefs.some((h) => !h.startsWith("/docs/next/"));
   });
+  const badges = await page.locator(".lectern-search-page .lectern-version-badge").allTextContents();
+  assert.ok(badges.includes("Next") && badges.includes("1.0"), `badges: ${badges.join(", ")}`);
   await screenshot(page, "63-versioned-search-page");
 });
 

@@ -42,3 +42,12 @@ export function RowContent({ row }) {
     </>
   );
 }
+
+/**
+ * The docs version of a page, beside its title when results of several versions are listed
+ * (the reader widened the scope): two pages of one title are then told apart.
+ * @param {{label: string}} props
+ */
+export function VersionBadge({ label }) {
+  return <span className="badge badge--secondary lectern-version-badge">{label}</span>;
+}

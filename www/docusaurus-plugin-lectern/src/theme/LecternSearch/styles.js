@@ -217,6 +217,12 @@ const CSS = `
   text-underline-offset: 2px;
 }
 
+.lectern-version-badge {
+  margin-inline-start: 0.5rem;
+  text-transform: none;
+  vertical-align: middle;
+}
+
 /* Found by meaning: set apart by a rule on the left. */
 .lectern-search__option--semantic {
   box-shadow: inset 3px 0 0 var(--ifm-color-emphasis-400);

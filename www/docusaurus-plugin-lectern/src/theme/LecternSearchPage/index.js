@@ -14,7 +14,7 @@ import { usePluralForm } from '@docusaurus/theme-common';
 import { requestPanel } from '../LecternWidget/host';
 import { searchFormat, searchStrings } from '../LecternSearch/strings';
 import { useDocsScope, useDocsVersions } from '../LecternSearch/scope';
-import { Highlight, RowContent } from '../LecternSearch/Results';
+import { Highlight, RowContent, VersionBadge } from '../LecternSearch/Results';
 import useTypeahead from '../LecternSearch/useTypeahead';
 import { addSearchStyles } from '../LecternSearch/styles';
 import './styles.css';
@@ -66,6 +66,7 @@ function SearchPageContent({ pluginId }) {
 
   const count = results?.count ?? 0;
   const pages = results?.pages ?? [];
+  const versionLabels = new Map(versions.map((v) => [v.name, v.label]));
   return (
     <main className="container margin-vert--lg lectern-search-page">
       <Head>
@@ -120,6 +121,7 @@ function SearchPageContent({ pluginId }) {
             <Link to={page.url} autoAddBaseUrl={false}>
               <Highlight text={page.title} ranges={page.titleRanges} />
             </Link>
+            {version === 'all' && page.version && <VersionBadge label={versionLabels.get(page.version) ?? page.version} />}
           </h2>
           <ul className="lectern-search-page__rows">
             {page.rows.map((row) => (

@@ -18,6 +18,7 @@
 
 use super::stem::stem;
 use super::stop_words::is_stop_word;
+use std::ops::Range;
 
 /// Bumped whenever a rule above changes: an index stores it, and a reader refuses an index
 /// whose documents were split differently from the queries it would now split.
@@ -28,40 +29,84 @@ pub const MAX_TOKEN_BYTES: usize = 64;
 
 /// Calls `emit` with every term of `text`, in text order (a term may repeat).
 pub fn for_each_token(text: &str, mut emit: impl FnMut(&str)) {
-    let mut splitter = WordSplitter {
-        emit: &mut emit,
-        mixed_case: text.chars().any(char::is_lowercase),
-        lowered: String::new(),
-        parts: Vec::new(),
-    };
-    let mut word_start: Option<usize> = None;
-    // Byte offset of the previous character if it was CJK, for bigrams.
-    let mut previous_cjk: Option<usize> = None;
-    for (i, c) in text.char_indices() {
-        if is_cjk(c) {
-            if let Some(word) = word_start.take().and_then(|start| text.get(start..i)) {
+    tokens(text, &mut emit);
+}
+
+// The work is done once, behind `dyn`: one copy of the rules in the browser's module, not
+// one per caller's closure.
+fn tokens(text: &str, emit: &mut dyn FnMut(&str)) {
+    let mut splitter = WordSplitter::new(emit, has_lower_case(text));
+    // The previous span if it was a CJK character, for bigrams.
+    let mut previous_cjk: Option<Range<usize>> = None;
+    for_each_span(text, |span| match span {
+        Span::Word(range) => {
+            previous_cjk = None;
+            if let Some(word) = text.get(range) {
                 splitter.word(word);
             }
-            let end = i + c.len_utf8();
-            if let Some(unigram) = text.get(i..end) {
+        }
+        Span::Cjk(range) => {
+            if let Some(unigram) = text.get(range.clone()) {
                 (splitter.emit)(unigram);
             }
-            if let Some(bigram) = previous_cjk.and_then(|start| text.get(start..end)) {
+            let pair =
+                previous_cjk.as_ref().filter(|p| p.end == range.start).and_then(|p| text.get(p.start..range.end));
+            if let Some(bigram) = pair {
                 (splitter.emit)(bigram);
             }
-            previous_cjk = Some(i);
-            continue;
+            previous_cjk = Some(range);
         }
-        previous_cjk = None;
-        if is_word_char(c) || is_joiner(c) {
+    });
+}
+
+/// A piece of a text that becomes terms, as a byte range: a *word* (a run of word characters
+/// and joiners, joiners at its ends included) or one CJK character.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Span {
+    Word(Range<usize>),
+    Cjk(Range<usize>),
+}
+
+/// Calls `emit` with the spans of `text` in order: where its terms come from, for whoever
+/// must point at them in the text (a result's highlighted words).
+pub fn for_each_span(text: &str, mut emit: impl FnMut(Span)) {
+    spans(text, &mut emit);
+}
+
+fn spans(text: &str, emit: &mut dyn FnMut(Span)) {
+    let mut word_start: Option<usize> = None;
+    for (i, c) in text.char_indices() {
+        if is_cjk(c) {
+            if let Some(start) = word_start.take() {
+                emit(Span::Word(start..i));
+            }
+            emit(Span::Cjk(i..i + c.len_utf8()));
+        } else if is_word_char(c) || is_joiner(c) {
             word_start.get_or_insert(i);
-        } else if let Some(word) = word_start.take().and_then(|start| text.get(start..i)) {
-            splitter.word(word);
+        } else if let Some(start) = word_start.take() {
+            emit(Span::Word(start..i));
         }
     }
-    if let Some(word) = word_start.and_then(|start| text.get(start..)) {
-        splitter.word(word);
+    if let Some(start) = word_start {
+        emit(Span::Word(start..text.len()));
     }
+}
+
+/// The terms of one word (a `Span::Word` of a longer text, or a part of one), as
+/// `for_each_token` gives them for it there: `mixed_case` says whether that text has lower
+/// case (it decides whether an all-capitals word is an acronym).
+pub fn for_each_term_of_word(word: &str, mixed_case: bool, mut emit: impl FnMut(&str)) {
+    WordSplitter::new(&mut emit, mixed_case).word(word);
+}
+
+/// Whether `text` has lower case: all-capitals words in it are then acronyms, not shouting.
+pub fn has_lower_case(text: &str) -> bool {
+    text.chars().any(char::is_lowercase)
+}
+
+/// Whether `c` joins the parts of an identifier (`rclpy.init`, `cmd_vel`, `use-sim-time`).
+pub fn is_joiner(c: char) -> bool {
+    matches!(c, '_' | '.' | '/' | '-' | ':' | '\\')
 }
 
 /// All terms of `text`, in order.
@@ -71,8 +116,8 @@ pub fn tokenize(text: &str) -> Vec<String> {
     terms
 }
 
-struct WordSplitter<'e, E: FnMut(&str)> {
-    emit: &'e mut E,
+struct WordSplitter<'e> {
+    emit: &'e mut dyn FnMut(&str),
     /// All-capitals words are treated as acronyms only when the text also has lower case;
     /// a shouted query ("HOW DO I…") still loses its stop words.
     mixed_case: bool,
@@ -80,7 +125,11 @@ struct WordSplitter<'e, E: FnMut(&str)> {
     parts: Vec<(usize, usize)>,
 }
 
-impl<E: FnMut(&str)> WordSplitter<'_, E> {
+impl<'e> WordSplitter<'e> {
+    fn new(emit: &'e mut dyn FnMut(&str), mixed_case: bool) -> Self {
+        WordSplitter { emit, mixed_case, lowered: String::new(), parts: Vec::new() }
+    }
+
     fn word(&mut self, raw: &str) {
         let word = raw.trim_matches(is_joiner);
         if word.is_empty() {
@@ -176,10 +225,6 @@ fn camel_case_parts(segment: &str, parts: &mut Vec<(usize, usize)>) {
         parts.clear();
         parts.push((0, segment.len()));
     }
-}
-
-fn is_joiner(c: char) -> bool {
-    matches!(c, '_' | '.' | '/' | '-' | ':' | '\\')
 }
 
 fn is_word_char(c: char) -> bool {

@@ -1,4 +1,5 @@
-//! Retrieval over a loaded bundle: hybrid dense + lexical search, fusion, confidence.
+//! Retrieval over a loaded bundle: hybrid dense + lexical search, fusion, confidence, and
+//! where a result's text holds the query's words (`snippet`).
 
 //! Without the `search` feature only the confidence levels and fusion remain (the chat
 //! layer rates and cites what the worker retrieved).
@@ -15,6 +16,7 @@ mod hybrid;
 mod parts;
 #[cfg(feature = "search")]
 mod sharded;
+pub mod snippet;
 
 pub use confidence::{Confidence, ConfidenceRule, Signals};
 #[cfg(feature = "search")]

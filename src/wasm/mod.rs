@@ -32,6 +32,8 @@ mod loading;
 mod retriever;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "chat"))]
 mod rules;
+#[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "search"))]
+mod snippet;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown", feature = "chat"))]
 mod storage;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]

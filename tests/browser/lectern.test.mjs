@@ -494,3 +494,52 @@ test("selected-text mode: retrieval on question + selection, or the selection al
   assert.equal(r.only.confidence, null);
   assert.ok(r.filtered.chunks.length > 0 && r.filtered.chunks.every((c) => c.module === "Module 2: Simulation & Digital Twins"), JSON.stringify(r.filtered.chunks.map((c) => c.module)));
 });
+
+test("searchAsYouType: keyword rows grouped by page with the core's highlights; a newer keystroke supersedes, a search does not; semantic rows only appended", async (t) => {
+  const page = await openPage(t);
+  const { value: r, error } = await inPage(page, async () => {
+    const lectern = await Lectern.open({ bundleUrl: "/typeahead/bundle/" });
+    const outcome = (p) => p.then((v) => ({ ok: v.query ?? v.question }), (e) => ({ code: e.code, detail: e.detail }));
+    // Two keystrokes in a row: the first is superseded; a chat's search beside them is not.
+    const updates = [];
+    const first = outcome(lectern.searchAsYouType("publisher q"));
+    const chat = outcome(lectern.search("How do ROS 2 nodes discover each other?"));
+    const second = lectern.searchAsYouType("publisher qos", { onUpdate: (u) => updates.push(u) });
+    const keyword = await second;
+    const order = [await first, await chat];
+    // Once the model is in, a pass by meaning follows the keyword rows.
+    await lectern.whenHybrid();
+    const merged = [];
+    const final = await lectern.searchAsYouType("how does a walking robot avoid falling over", { onUpdate: (u) => merged.push(u) });
+    const scoped = await lectern.searchAsYouType("publisher qos", { filters: { versions: ["9.9"] } });
+    lectern.close();
+    return { order, updates, keyword, merged, final, scoped };
+  });
+  assert.equal(error, undefined, JSON.stringify(error));
+  assert.deepEqual(r.order[0], { code: "ABORTED", detail: "SUPERSEDED" }, "the older keystroke gave way");
+  assert.ok(r.order[1].ok, "the chat's search was not aborted by the search box");
+  // Keyword results: one update, grouped by page, every row with its highlights.
+  assert.equal(r.updates.length, 1);
+  assert.equal(r.keyword.semantic, "none");
+  assert.equal(r.keyword.mode_used, "lexical");
+  const rows = r.keyword.pages.flatMap((p) => p.rows);
+  assert.equal(rows.length, r.keyword.count);
+  assert.ok(rows.length >= 3 && rows.length <= 8);
+  const pageUrls = r.keyword.pages.map((p) => p.url);
+  assert.equal(new Set(pageUrls).size, pageUrls.length, "one group per page");
+  for (const p of r.keyword.pages) for (const row of p.rows) assert.equal(row.url.replace(/#.*$/, ""), p.url);
+  const marked = rows.flatMap((row) => row.snippet.ranges.map(([s, e]) => row.snippet.text.slice(s, e).toLowerCase()));
+  assert.ok(marked.some((w) => w.startsWith("publish")) && marked.includes("qos"), `marked: ${marked.join(", ")}`);
+  for (const row of rows) {
+    assert.ok(row.snippet.text.length <= 175, row.snippet.text);
+    assert.ok(row.path.length >= 1 && row.title.length > 0);
+  }
+  // The semantic pass: the keyword rows first, unchanged; the added ones after them.
+  assert.deepEqual(r.merged.map((u) => u.semantic), ["pending", "merged"]);
+  const before = r.merged[0].pages.flatMap((p) => p.rows.map((row) => row.url));
+  const after = r.final.pages.flatMap((p) => p.rows.map((row) => ({ url: row.url, semantic: row.semantic })));
+  assert.deepEqual(after.slice(0, before.length).map((x) => x.url), before);
+  assert.ok(after.length > before.length && after.slice(before.length).every((x) => x.semantic), JSON.stringify(after));
+  // A version the site does not have: nothing.
+  assert.equal(r.scoped.count, 0);
+});

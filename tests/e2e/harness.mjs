@@ -66,8 +66,8 @@ export async function newPage(t, env, { viewport = { width: 1280, height: 800 },
 }
 
 /** Opens a docs page and waits for the widget to be hydrated (the launcher reacts). */
-export async function openDocs(page, env, pathname = "/docs/intro/") {
-  await page.goto(env.site.origin + pathname);
+export async function openDocs(page, env, pathname = "/docs/intro/", site = env.site) {
+  await page.goto(site.origin + pathname);
   // Hydrated: the widget's handlers are attached.
   await page.waitForSelector("[data-lectern-hydrated]", { state: "attached" });
   await page.waitForLoadState("networkidle");
@@ -89,6 +89,40 @@ export async function waitForIndex(page) {
     },
     null,
     { timeout: 60000 },
+  );
+}
+
+/** Opens the navbar's search box with its button; resolves when the query box has the focus. */
+export async function openSearch(page) {
+  await page.click("[data-lectern-search-button]");
+  await page.waitForSelector("dialog.lectern-search[open] .lectern-search__input");
+  await page.waitForFunction(() => document.activeElement?.classList.contains("lectern-search__input"));
+}
+
+/** Types `query` into the open search box and waits for its results (keyword ones, or the
+ * no-results note). */
+export async function searchFor(page, query) {
+  await page.fill(".lectern-search__input", query);
+  await waitForSearch(page, query);
+}
+
+/** Waits until the search box shows the results of `query`. */
+export async function waitForSearch(page, query, timeout = 60000) {
+  await page.waitForFunction(
+    (q) => {
+      const body = document.querySelector('.lectern-search__body[data-lectern-search-status="ready"]');
+      const input = document.querySelector(".lectern-search__input");
+      return body && input && input.value === q && (body.querySelector(".lectern-result") || body.querySelector("[data-lectern-no-results]"));
+    },
+    query,
+    { timeout },
+  );
+}
+
+/** The rows the search box shows: [{href, title, semantic}]. */
+export function searchRows(page) {
+  return page.locator(".lectern-search [role=option] a.lectern-result").evaluateAll((as) =>
+    as.map((a) => ({ href: a.getAttribute("href"), title: a.querySelector(".lectern-result__title")?.textContent ?? "", semantic: a.closest("[role=option]").classList.contains("lectern-search__option--semantic") })),
   );
 }
 

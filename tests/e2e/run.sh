@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end tests of the Lectern widget and Docusaurus plugin (issue 7). Builds what they
 # need — the lectern CLI, the browser runtime (pkg/), the example site with the plugin (and,
-# for the page-weight test, without it) — then runs the plugin's unit tests and the
+# for the page-weight test, without it), the small versioned fixture (versioned-site/) —
+# then runs the plugin's unit tests and the
 # Playwright tests in headless Chromium. Idempotent. Screenshots: tests/e2e/artifacts/.
 #
 #   tests/e2e/run.sh [node --test args...]       e.g. --test-name-pattern=selection
@@ -12,7 +13,9 @@
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/common.sh"
 cd "$LECTERN_ROOT"
 here=tests/e2e
-work="${LECTERN_E2E_WORK:-$LECTERN_CACHE/e2e}" # its own per worktree when several run at once
+# LECTERN_E2E_WORK: where the builds go (default in the cache; a worktree of its own when
+# several run side by side).
+work="${LECTERN_E2E_WORK:-$LECTERN_CACHE/e2e}"
 site="$work/site"
 baseline="$work/baseline"
 artifacts="$LECTERN_ROOT/$here/artifacts"
@@ -41,7 +44,30 @@ build_site() { # OUT_DIR LOG [docusaurus args...]
   fi
 }
 
-if [ "${LECTERN_E2E_SKIP_BUILD:-}" = 1 ] && [ -f "$site/index.html" ] && [ -f "$work/canary" ]; then
+versioned="$work/versioned"
+# The small versioned fixture (tests/e2e/versioned-site): Docusaurus and the plugin come from
+# the example site's node_modules (linked into the fixture's, ignored by git), the runtime
+# from pkg/.
+build_versioned() {
+  local log="$work/versioned-build.log"
+  # Docusaurus resolves React from the site's folder: a node_modules of links to the
+  # example's packages (a folder of its own, for the caches Docusaurus and the plugin keep).
+  local modules="$LECTERN_ROOT/$here/versioned-site/node_modules"
+  mkdir -p "$modules"
+  for entry in "$LECTERN_ROOT"/www/example/node_modules/* "$LECTERN_ROOT"/www/example/node_modules/.bin; do
+    ln -sfn "$entry" "$modules/$(basename "$entry")"
+  done
+  # Built from its own folder, so that Docusaurus keeps its caches there, apart from the
+  # example's.
+  if ! (cd "$here/versioned-site" && LECTERN_ENDPOINT=/api/llm/v1/chat/completions LECTERN_RUNTIME_DIR="$LECTERN_ROOT/pkg" NO_UPDATE_NOTIFIER=1 \
+    npx docusaurus build --out-dir "$versioned") >"$log" 2>&1; then
+    cat "$log"
+    exit 1
+  fi
+  grep -h '^\[lectern\]' "$log" || true
+}
+
+if [ "${LECTERN_E2E_SKIP_BUILD:-}" = 1 ] && [ -f "$site/index.html" ] && [ -f "$work/canary" ] && [ -f "$versioned/404.html" ]; then
   canary="$(cat "$work/canary")"
 else
   step "e2e: docusaurus build of the example site, with the plugin"
@@ -49,6 +75,11 @@ else
   build_site "$site" "$work/site-build.log"
   echo "$canary" >"$work/canary"
   grep -h '^\[lectern\]' "$work/site-build.log" || true
+  echo "  built in $((SECONDS - start)) s"
+
+  step "e2e: docusaurus build of the versioned fixture"
+  start=$SECONDS
+  build_versioned
   echo "  built in $((SECONDS - start)) s"
 
   # The baseline does not depend on the widget: rebuilt only when the example site changes.
@@ -62,6 +93,6 @@ else
 fi
 
 step "e2e: Playwright in headless Chromium"
-LECTERN_E2E_SITE="$site" LECTERN_E2E_BASELINE="$baseline" LECTERN_E2E_ARTIFACTS="$artifacts" \
+LECTERN_E2E_SITE="$site" LECTERN_E2E_BASELINE="$baseline" LECTERN_E2E_VERSIONED="$versioned" LECTERN_E2E_ARTIFACTS="$artifacts" \
   LECTERN_E2E_CANARY="$canary" node --test --test-concurrency=1 "$@" ${LECTERN_E2E_TESTS:-"$here"/*.test.mjs}
 echo "e2e: screenshots and page-weight.json in $artifacts"

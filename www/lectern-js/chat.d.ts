@@ -5,7 +5,7 @@
 // core hands over (options, rules, events, answers, the conversation) is declared in
 // lectern-types.d.ts, generated from the Rust types by scripts/build-pkg.sh: this file only
 // declares the API around them.
-import type { Lectern, LecternErrorInit } from "./index.js";
+import type { Lectern, LecternErrorInit, QueryOptions } from "./index.js";
 import type { ChatConfig, ChatErrorCode, ChatEvent, ChatResponse, ChatRules, Conversation, AskRequest, ReaderAction } from "./lectern-types.js";
 
 export type {
@@ -59,6 +59,9 @@ export interface ChatOptions extends Partial<ChatConfig> {
 
 export interface AskOptions {
   onEvent?: (event: ChatEvent) => void;
+  /** Retrieve only from these modules / docs versions (e.g. the version of the page the
+   * reader is on); the same scope a search box used, so the answer cites what it showed. */
+  filters?: QueryOptions["filters"];
   /** Aborting stops the stream; the partial answer stays (status "stopped"). */
   signal?: AbortSignal;
 }

@@ -11,19 +11,16 @@
 // worker runs the same compiled module for retrieval). This file only calls the search and
 // forwards the reader's abort.
 
-import initCore, { Chat, rules as coreRules, validateConfig as coreValidateConfig } from "./lectern_core.js";
-import { coreModule } from "./runtime.js";
+import { Chat, rules as coreRules, validateConfig as coreValidateConfig } from "./lectern_core.js";
+import { pageCore } from "./page-core.js";
 import { LecternError } from "./index.js";
 import { lecternError } from "./errors.js";
 
-let runtime = null;
-/** Starts the core module once per page (compiled once, shared with the worker). */
+/** The core module on this thread (compiled once, shared with the worker). */
 function loadRuntime() {
-  runtime ??= coreModule().then((module) => initCore({ module_or_path: module })).catch((e) => {
-    runtime = null;
+  return pageCore().catch((e) => {
     throw lecternError("INTERNAL", `the chat module failed to load: ${e?.message ?? e}`);
   });
-  return runtime;
 }
 
 /** A facade error (a JS Error with code, message, suggestion, action, detail, technical) as a
@@ -105,7 +102,7 @@ export class LecternChat {
   }
 
   /** @param {import("./lectern-types.js").AskRequest} request @param {import("./chat.js").AskOptions} [options] @param {boolean} [replacing] */
-  async #ask(request, { onEvent, signal } = {}, replacing) {
+  async #ask(request, { onEvent, signal, filters } = {}, replacing) {
     let asked;
     try {
       // The core admits the question and tells `status retrieving`, or tells the refusal's
@@ -133,8 +130,8 @@ export class LecternChat {
       try {
         retrieval =
           valid.mode === "selected"
-            ? await this.#lectern.searchSelection(valid.selection, valid.question, { k: this.#k, selectionOnly: this.#selectionOnly, signal: search.signal })
-            : await this.#lectern.search(valid.question, { k: this.#k, signal: search.signal });
+            ? await this.#lectern.searchSelection(valid.selection, valid.question, { k: this.#k, selectionOnly: this.#selectionOnly, filters, signal: search.signal })
+            : await this.#lectern.search(valid.question, { k: this.#k, filters, signal: search.signal });
       } catch (e) {
         // What the reader was told comes along; the chat keeps it with the answer.
         const { code = "INDEX_UNAVAILABLE", message, suggestion, action, detail, technical } = e ?? {};

@@ -127,6 +127,69 @@ export interface SearchResponse {
   errors: LecternErrorInit[];
 }
 
+export interface TypeaheadOptions {
+  /** Keyword rows, 1–50 (default 8). */
+  k?: number;
+  /** Rows the semantic pass may add below the keyword rows (default 3; 0: no semantic pass). */
+  semanticK?: number;
+  /** Pause after the keyword results before the semantic pass, in ms (default 150). */
+  semanticDelayMs?: number;
+  /** Only sections of these modules / docs versions. */
+  filters?: WasmSearchOptions["filters"];
+  /** Aborting rejects the call with ABORTED (a newer searchAsYouType does too). */
+  signal?: AbortSignal;
+  /** Called with the keyword results, then (when there is a semantic pass) the merged ones. */
+  onUpdate?: (results: TypeaheadResults) => void;
+}
+
+/** [start, end) offsets into a JS string (UTF-16 units). */
+export type TextRange = [number, number];
+
+/** One section in the list: a link to it, its heading path, a snippet of its text. */
+export interface TypeaheadRow {
+  /** The section's URL (with its #anchor). */
+  url: string;
+  /** Chunk index in the bundle; stable while the list lives. */
+  index: number;
+  chunkId: string;
+  /** The section's heading, and where the query's words are in it. */
+  title: string;
+  titleRanges: TextRange[];
+  /** Page title › section › subsection. */
+  path: string[];
+  /** About 170 characters of the section around its matches, whitespace collapsed (… where
+   * cut), and the ranges of the query's words in it. */
+  snippet: { text: string; ranges: TextRange[] };
+  score: number;
+  /** Added by the semantic pass (found by meaning, below the keyword rows). */
+  semantic: boolean;
+}
+
+/** The rows of one page, in the order its best row ranked. */
+export interface TypeaheadPage {
+  /** The page's URL (no #anchor). */
+  url: string;
+  title: string;
+  titleRanges: TextRange[];
+  version: string | null;
+  module: string;
+  semantic: boolean;
+  rows: TypeaheadRow[];
+}
+
+export interface TypeaheadResults {
+  query: string;
+  mode_used: SearchMode | null;
+  /** "none": keyword rows only (no model yet, or semanticK 0); "pending": keyword rows, a
+   * semantic pass follows; "merged": its rows are appended. */
+  semantic: "none" | "pending" | "merged";
+  /** Rows in all. */
+  count: number;
+  /** Keyword pages first, then the pages of the rows the semantic pass added. */
+  pages: TypeaheadPage[];
+  errors: LecternErrorInit[];
+}
+
 export interface BundleInfo {
   chunks: number;
   pages: number;
@@ -144,6 +207,10 @@ export declare class Lectern {
   readonly state: { lexical: boolean; hybrid: boolean; modelError: LecternErrorInit | null };
   search(question: string, options?: QueryOptions): Promise<SearchResponse>;
   searchSelection(selectedText: string, question: string, options?: SelectionQueryOptions): Promise<SearchResponse>;
+  /** A search box's query as the reader types: keyword rows at once, semantic ones appended
+   * after a pause once the model is there. Has its own query slot: a newer searchAsYouType
+   * supersedes it, a search (or the chat's retrieval) does not. */
+  searchAsYouType(query: string, options?: TypeaheadOptions): Promise<TypeaheadResults>;
   whenHybrid(): Promise<void>;
   loadModel(): Promise<void>;
   embed(text: string): Promise<Float32Array>;

@@ -3,6 +3,7 @@
 //
 //   const lectern = await Lectern.open({ bundleUrl: "/lectern/", onProgress });
 //   const { confidence, chunks } = await lectern.search("How do ROS 2 nodes discover each other?");
+//   await lectern.searchAsYouType("dock", { onUpdate: (r) => draw(r.pages) });   // a search box
 //
 // `open` resolves once keyword (lexical) search works; the model loads in the background
 // and search switches to hybrid when it is ready (`whenHybrid()`, progress events).
@@ -10,6 +11,7 @@
 import { DEFAULT_CACHE_NAME, coreModule } from "./runtime.js";
 import { LecternError, lecternError } from "./errors.js";
 import { connect } from "./rpc.js";
+import { searchAsYouType } from "./typeahead.js";
 
 export { LecternError };
 
@@ -44,8 +46,8 @@ export class Lectern {
   #rpc = null;
   /** Promise of the open request of the current worker (resolves at lexical-ready). */
   #ready = null;
-  /** The AbortController of the query in flight. */
-  #query = null;
+  /** The AbortController of the query in flight, per slot (see #runQuery). */
+  #queries = new Map();
   #restarts = 0;
   #closed = false;
   #hybridWaiters = [];
@@ -70,7 +72,8 @@ export class Lectern {
    * A newer search or searchSelection supersedes this one: its promise rejects with ABORTED.
    */
   search(question, options = {}) {
-    return this.#runQuery("search", { question: String(question ?? "") }, options);
+    const { signal, ...rest } = options ?? {};
+    return this.#runQuery("search", signal, (request) => request("search", { question: String(question ?? ""), options: rest }));
   }
 
   /**
@@ -79,7 +82,26 @@ export class Lectern {
    * `selectionOnly: true` nothing is retrieved.
    */
   searchSelection(selectedText, question, options = {}) {
-    return this.#runQuery("searchSelection", { selection: String(selectedText ?? ""), question: String(question ?? "") }, options);
+    const { signal, ...rest } = options ?? {};
+    const payload = { selection: String(selectedText ?? ""), question: String(question ?? ""), options: rest };
+    return this.#runQuery("search", signal, (request) => request("searchSelection", payload));
+  }
+
+  /**
+   * A search box's query, as the reader types it (typeahead.js): keyword results at once,
+   * grouped by page, with snippets and the ranges of the query's words to highlight; then,
+   * when semantic search works and the reader pauses, the sections found by meaning appended
+   * below them. Options: k (keyword rows, default 8), semanticK (rows the semantic pass may
+   * add, default 3; 0: none), semanticDelayMs (default 150), filters {modules, versions},
+   * signal, onUpdate(results) (called with the keyword results, then with the merged ones).
+   * Resolves with the last results. It has a query slot of its own: a newer searchAsYouType
+   * supersedes it (ABORTED), a search or the chat's retrieval does not.
+   */
+  searchAsYouType(query, options = {}) {
+    const { signal, onUpdate, ...rest } = options ?? {};
+    return this.#runQuery("typeahead", signal, (request, stopped) =>
+      searchAsYouType({ query: String(query ?? ""), options: rest, onUpdate, request, stopped, hybrid: () => this.state.hybrid }),
+    );
   }
 
   /** Resolves when semantic search works; rejects with the model's error if loading failed. */
@@ -211,30 +233,34 @@ export class Lectern {
     }
   }
 
-  /** One query at a time: a newer one rejects the older one's promise with ABORTED, at once
-   * (the worker is told, and stops). */
-  #runQuery(type, payload, options) {
-    const { signal, ...rest } = options ?? {};
-    this.#query?.abort(aborted("The search was superseded by a newer one", "SUPERSEDED"));
+  /** One query at a time per slot ("search": search and searchSelection, which the chat
+   * uses; "typeahead": searchAsYouType): a newer one rejects the older one's promise with
+   * ABORTED, at once (the worker is told, and stops). `run(request, stopped)` sends its
+   * worker requests through `request`; `stopped` rejects when the query is superseded. */
+  #runQuery(slot, signal, run) {
+    this.#queries.get(slot)?.abort(aborted("The search was superseded by a newer one", "SUPERSEDED"));
     const query = new AbortController();
-    this.#query = query;
+    this.#queries.set(slot, query);
     const onAbort = () => query.abort(aborted("The search was aborted", "SIGNAL"));
     if (signal?.aborted) onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });
+    /** @type {Promise<never>} */
     const stopped = new Promise((_, reject) => {
       if (query.signal.aborted) reject(query.signal.reason);
       query.signal.addEventListener("abort", () => reject(query.signal.reason), { once: true });
     });
-    stopped.catch(() => {}); // only raced against below
-    const run = async () => {
+    stopped.catch(() => {}); // only raced against
+    const request = async (type, payload) => {
       if (query.signal.aborted) throw query.signal.reason;
       await Promise.race([this.#ensureWorker(), stopped]);
-      return this.#request(type, { ...payload, options: rest }, query.signal);
+      return this.#request(type, payload, query.signal);
     };
-    return run().finally(() => {
-      if (this.#query === query) this.#query = null;
-      signal?.removeEventListener("abort", onAbort);
-    });
+    return Promise.resolve()
+      .then(() => run(request, stopped))
+      .finally(() => {
+        if (this.#queries.get(slot) === query) this.#queries.delete(slot);
+        signal?.removeEventListener("abort", onAbort);
+      });
   }
 }
 

@@ -33,6 +33,25 @@ export interface Options extends ChatOptionsInput {
   shortcut?: boolean;
   /** The "Ask about this" button on text selected in a docs page. Default true. */
   askAboutSelection?: boolean;
+  /** How the panel is opened besides Ctrl+I and the search box's "Ask AI": a floating button
+   * ("floating", default; `position` and offsets in pixels from that corner), a button in
+   * the navbar beside the search box ("navbar"), or neither ("none"). */
+  launcher?: LauncherType | Launcher;
+
+  // ---- the search box ----
+  /** Lectern's search box in the navbar (the theme's SearchBar). false: the theme's own
+   * SearchBar (DocSearch, a local search plugin) stays. Default true. */
+  searchBar?: boolean;
+  /** The full-results page at <baseUrl><searchPagePath>?q=…; false: none. Default "search",
+   * or false when searchBar is false. */
+  searchPagePath?: string | false;
+  /** ⌘K / Ctrl+K and "/" open the search box (never while typing in a field). Default true. */
+  searchShortcuts?: boolean;
+  /** Keep the reader's recent searches in localStorage. Default true. */
+  recentSearches?: boolean;
+  /** Search and answer within the docs version of the page the reader is on (elsewhere the
+   * preferred or latest version), with a control to widen to all versions. Default true. */
+  contextualSearch?: boolean;
 
   // ---- build ----
   /** URL folder, under the site's baseUrl, for the index bundle (<path>/bundle/) and the
@@ -62,11 +81,22 @@ export interface Options extends ChatOptionsInput {
   llmsVersions?: "last" | "all";
 }
 
+export type LauncherType = "floating" | "navbar" | "none";
+export interface Launcher {
+  type?: LauncherType;
+  /** The floating button's corner. Default "bottom-right". */
+  position?: "bottom-right" | "bottom-left" | "top-right" | "top-left";
+  /** Pixels from that corner, 0–400. Default 20 each. */
+  offsetX?: number;
+  offsetY?: number;
+}
+
 /** The options after validation: the plugin's own with their defaults, the chat options
  * apart (checked by the core, which owns their defaults). */
 export type PluginOptions = Required<
-  Omit<Options, keyof ChatOptionsInput | "welcome" | "cli" | "bundleDir" | "runtimeDir" | "personas">
+  Omit<Options, keyof ChatOptionsInput | "welcome" | "cli" | "bundleDir" | "runtimeDir" | "personas" | "launcher">
 > & {
+  launcher: Required<Launcher>;
   chat: ChatOptionsInput;
   personas: PersonaOption[] | null;
   welcome: string | null;
@@ -97,6 +127,13 @@ export interface ClientOptions {
    * when it ends with a slash), for the docs versions listed per docs plugin id; null when
    * no twins were written. */
   markdownTwins: { fileSuffix: string; folderSuffix: string; versions: Record<string, string[]> } | null;
+  launcher: Required<Launcher>;
+  searchBar: boolean;
+  /** The search page's path (with baseUrl), or null. */
+  searchPageUrl: string | null;
+  searchShortcuts: boolean;
+  recentSearches: boolean;
+  contextualSearch: boolean;
 }
 
 /** Summary of `lectern build` (the plugin's loaded content). */

@@ -9,17 +9,20 @@
 // <baseUrl><path>/ (written by `docusaurus build`, served by `docusaurus start`), and the
 // site's text for AI agents that the same run writes (llms.txt, llms-full.txt, a Markdown
 // twin beside every docs page) at the site's root; the theme wraps every docs page
-// (DocsRoot) with the widget, which loads all of that only when a reader opens it or asks
-// about a selection, and with the link to the page's twin.
+// (DocsRoot) with the widget and the link to the page's twin, and gives the navbar its
+// search box (SearchBar) and the site a full-results page (<baseUrl>search), all of which
+// load the runtime only when a reader opens them, focuses the box or asks about a selection.
 "use strict";
 
 const fs = require("node:fs");
 const path = require("node:path");
+const { createRequire } = require("node:module");
 const { normalizeOptions, withSiteTitle, validateOptions, applyCoreRules, clientOptions, PLUGIN } = require("./options");
 const { loadRules } = require("./rules");
 const { summarizeConfig } = require("./config-summary");
 const { findCli, runLecternBuild } = require("./cli");
 const { findRuntimeDir, runtimeFiles, bundleFiles, llmsFiles, LecternAssetsPlugin } = require("./assets");
+const { themePath } = require("./theme-path");
 
 async function pluginLectern(context, rawOptions) {
   const { siteDir, siteConfig, siteConfigPath, baseUrl } = context;
@@ -45,6 +48,7 @@ async function pluginLectern(context, rawOptions) {
   const urls = {
     bundleUrl: prebuilt || indexing ? `${baseUrl}${folder}/bundle/` : null,
     runtimeUrl: `${baseUrl}${folder}/runtime/`,
+    searchPageUrl: options.searchPagePath ? `${baseUrl}${options.searchPagePath}` : null,
   };
   // Where `lectern build` keeps its bundle between runs (incremental), per plugin instance.
   const workDir = path.join(siteDir, "node_modules", ".cache", "lectern", options.id);
@@ -107,6 +111,10 @@ async function pluginLectern(context, rawOptions) {
 
     async contentLoaded({ content, actions }) {
       actions.setGlobalData(clientOptions(options, urls, content?.markdownTwins ?? null));
+      // The full list of results, linkable: <baseUrl>search?q=…&version=…
+      if (urls.searchPageUrl) {
+        actions.addRoute({ path: urls.searchPageUrl, component: "@theme/LecternSearchPage", exact: true, props: { pluginId: options.id } });
+      }
     },
 
     configureWebpack(_config, isServer) {
@@ -116,8 +124,15 @@ async function pluginLectern(context, rawOptions) {
       return { ignoreWarnings: [{ module: /LecternPanel[\\/]session\.js/, message: /Critical dependency/ }] };
     },
 
+    async getDefaultCodeTranslationMessages() {
+      // The search box reuses DocSearch's message ids where the meaning is the same
+      // (LecternSearch/strings.js): their translations, which Docusaurus ships, apply.
+      return readSearchTranslations(siteDir, context.i18n.currentLocale);
+    },
+
     getThemePath() {
-      return path.join(__dirname, "theme");
+      // Without SearchBar when the site keeps its own search box (theme-path.js).
+      return themePath(options, workDir);
     },
 
     getPathsToWatch() {
@@ -152,11 +167,25 @@ function describeLlms(llms, shadowed) {
   return parts.join(", ") || "nothing";
 }
 
+/** DocSearch's messages in `locale` from @docusaurus/theme-translations (a dependency of the
+ * classic theme), or none when it is not installed or has no such locale. */
+async function readSearchTranslations(siteDir, locale) {
+  try {
+    const { readDefaultCodeTranslationMessages } = createRequire(path.join(siteDir, "package.json"))("@docusaurus/theme-translations");
+    return await readDefaultCodeTranslationMessages({ locale, name: "theme-search-algolia" });
+  } catch {
+    return {};
+  }
+}
+
 /** Theme components that `docusaurus swizzle docusaurus-plugin-lectern` may eject or wrap. */
 function getSwizzleConfig() {
   const safe = { eject: "safe", wrap: "safe" };
   return {
     components: {
+      SearchBar: { actions: safe, description: "The navbar's search box (a button until used; ⌘K / Ctrl+K, /) and the navbar launcher; loads LecternSearch on demand." },
+      LecternSearch: { actions: safe, description: "The search dialog (loaded when first used): results as the reader types, “Ask AI”, the version scope, recent searches." },
+      LecternSearchPage: { actions: safe, description: "The full-results page (<baseUrl>search?q=…), with the version filter." },
       LecternWidget: { actions: safe, description: "The launcher button, the keyboard shortcut and the “Ask about this” selection button; loads the panel on demand." },
       LecternPanel: { actions: safe, description: "The chat panel (loaded when first opened): header, messages, composer." },
       "LecternPanel/Message": { actions: safe, description: "One question or answer, with its sources, confidence and actions." },

@@ -17,6 +17,15 @@ const DEFAULT_OPTIONS = Object.freeze({
   welcome: null,
   shortcut: true,
   askAboutSelection: true,
+  // "floating" (a corner button), "navbar" (beside the search box), "none", or
+  // {type: "floating", position, offsetX, offsetY}.
+  launcher: "floating",
+  // The search box (the theme's SearchBar) and its full-results page.
+  searchBar: true,
+  searchPagePath: "search", // false: no page (also the default without searchBar)
+  searchShortcuts: true,
+  recentSearches: true,
+  contextualSearch: true,
   // Build.
   path: "lectern",
   cli: null,
@@ -78,6 +87,41 @@ function checkStringList(options, name, { max = Infinity, maxChars = Infinity } 
   return value.map((s) => s.trim());
 }
 
+const LAUNCHER_TYPES = ["floating", "navbar", "none"];
+const LAUNCHER_POSITIONS = ["bottom-right", "bottom-left", "top-right", "top-left"];
+const MAX_OFFSET = 400;
+
+/** The launcher option as {type, position, offsetX, offsetY} (offsets in CSS pixels from
+ * the corner; position and offsets matter to the floating button only). */
+function checkLauncher(value) {
+  const given = typeof value === "string" ? { type: value } : value;
+  if (given === null || typeof given !== "object" || Array.isArray(given)) {
+    throw new OptionsError(`"launcher" must be one of ${LAUNCHER_TYPES.map((t) => `"${t}"`).join(", ")} or {type, position, offsetX, offsetY}; got ${show(value)}.`);
+  }
+  const unknown = Object.keys(given).find((k) => !["type", "position", "offsetX", "offsetY"].includes(k));
+  if (unknown) throw new OptionsError(`"launcher": unknown field ${show(unknown)}; known: type, position, offsetX, offsetY.`);
+  const launcher = { type: given.type ?? "floating", position: given.position ?? "bottom-right", offsetX: given.offsetX ?? 20, offsetY: given.offsetY ?? 20 };
+  if (!LAUNCHER_TYPES.includes(launcher.type)) throw new OptionsError(`"launcher.type" must be one of ${LAUNCHER_TYPES.join(", ")}; got ${show(launcher.type)}.`);
+  if (!LAUNCHER_POSITIONS.includes(launcher.position)) throw new OptionsError(`"launcher.position" must be one of ${LAUNCHER_POSITIONS.join(", ")}; got ${show(launcher.position)}.`);
+  for (const name of ["offsetX", "offsetY"]) {
+    const n = launcher[name];
+    if (typeof n !== "number" || !Number.isFinite(n) || n < 0 || n > MAX_OFFSET) {
+      throw new OptionsError(`"launcher.${name}" must be a number of pixels from 0 to ${MAX_OFFSET}; got ${show(n)}.`);
+    }
+  }
+  return launcher;
+}
+
+/** The search page's URL folder under baseUrl ("search"), or false. */
+function checkSearchPagePath(value) {
+  if (value === false) return false;
+  const folder = typeof value === "string" ? value.replace(/^\/+|\/+$/g, "") : null;
+  if (!folder || !/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(folder) || folder.split("/").some((p) => p === "." || p === "..")) {
+    throw new OptionsError(`"searchPagePath" must be a plain URL folder under the site's baseUrl, like "search", or false; got ${show(value)}.`);
+  }
+  return folder;
+}
+
 /**
  * Returns the options with defaults filled in, or throws an OptionsError naming the first
  * problem. `options` is what the site wrote in docusaurus.config (plus Docusaurus's `id`).
@@ -108,6 +152,16 @@ function normalizeOptions(input = {}) {
   out.welcome = checkString(o, "welcome");
   out.shortcut = checkBoolean(o, "shortcut");
   out.askAboutSelection = checkBoolean(o, "askAboutSelection");
+  out.searchBar = checkBoolean(o, "searchBar");
+  // The page comes with the search box unless the site says otherwise.
+  out.searchPagePath = checkSearchPagePath(given.searchPagePath !== undefined ? given.searchPagePath : out.searchBar && DEFAULT_OPTIONS.searchPagePath);
+  out.searchShortcuts = checkBoolean(o, "searchShortcuts");
+  out.recentSearches = checkBoolean(o, "recentSearches");
+  out.contextualSearch = checkBoolean(o, "contextualSearch");
+  out.launcher = checkLauncher(o.launcher);
+  if (out.launcher.type === "navbar" && !out.searchBar) {
+    throw new OptionsError(`"launcher": "navbar" puts the button beside Lectern's search box, which "searchBar: false" turns off; use "floating" or "none".`);
+  }
 
   const path = checkString(o, "path", { nullable: false }).replace(/^\/+|\/+$/g, "");
   if (!/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(path) || path.split("/").some((p) => p === "." || p === "..")) {
@@ -178,10 +232,11 @@ function applyCoreRules(options, { validateConfig, didYouMean, rules }) {
 
 /**
  * What the widget receives in the browser (global data): nothing here may be secret.
- * `markdownTwins`: how a docs page links its Markdown twin (the suffixes and the docs
- * versions `lectern build` reported), or null when none were written.
+ * `searchPageUrl`: the search page's path (with baseUrl), or null. `markdownTwins`: how a
+ * docs page links its Markdown twin (the suffixes and the docs versions `lectern build`
+ * reported), or null when none were written.
  */
-function clientOptions(options, { bundleUrl, runtimeUrl }, markdownTwins = null) {
+function clientOptions(options, { bundleUrl, runtimeUrl, searchPageUrl = null }, markdownTwins = null) {
   // Only what the site set: the browser's core fills the same defaults (siteOrigins: the page's).
   return {
     bundleUrl,
@@ -196,6 +251,12 @@ function clientOptions(options, { bundleUrl, runtimeUrl }, markdownTwins = null)
     shortcut: options.shortcut,
     askAboutSelection: options.askAboutSelection,
     markdownTwins,
+    launcher: options.launcher,
+    searchBar: options.searchBar,
+    searchPageUrl,
+    searchShortcuts: options.searchShortcuts,
+    recentSearches: options.recentSearches,
+    contextualSearch: options.contextualSearch,
   };
 }
 

@@ -8,8 +8,43 @@ declare module "@theme/LecternWidget" {
   export interface Props {
     /** The plugin instance whose options to use (default "default"). */
     readonly pluginId?: string;
+    /** Mounted by the SearchBar on a page without a docs page's widget: no floating
+     * launcher, no "Ask about this" there. */
+    readonly fallback?: boolean;
   }
   export default function LecternWidget(props: Props): ReactNode;
+}
+
+declare module "@theme/SearchBar" {
+  import type { ReactNode } from "react";
+
+  export interface Props {
+    readonly pluginId?: string;
+  }
+  export default function SearchBar(props: Props): ReactNode;
+}
+
+declare module "@theme/LecternSearch" {
+  import type { ReactNode } from "react";
+  import type { ClientOptions } from "docusaurus-plugin-lectern";
+
+  export interface Props {
+    readonly open: boolean;
+    readonly onClose: () => void;
+    readonly config: ClientOptions;
+  }
+  export default function LecternSearch(props: Props): ReactNode;
+  /** Starts the runtime (not the model) before the reader types. */
+  export function preload(config: ClientOptions): void;
+}
+
+declare module "@theme/LecternSearchPage" {
+  import type { ReactNode } from "react";
+
+  export interface Props {
+    readonly pluginId?: string;
+  }
+  export default function LecternSearchPage(props: Props): ReactNode;
 }
 
 declare module "@theme/LecternPanel" {
@@ -20,8 +55,9 @@ declare module "@theme/LecternPanel" {
     readonly open: boolean;
     readonly onClose: (options?: { restoreFocus?: boolean }) => void;
     readonly config: ClientOptions;
-    /** A new object each time the widget is opened or asked about a selection. */
-    readonly request: { id: number; selection: string | null } | null;
+    /** A new object each time the widget is opened, asked about a selection, or asked a
+     * question by the search box ("Ask AI", with the search's version scope). */
+    readonly request: { id: number; selection: string | null; question?: string | null; scope?: null | "all" | string[] } | null;
   }
   export default function LecternPanel(props: Props): ReactNode;
 }

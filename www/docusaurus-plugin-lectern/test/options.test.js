@@ -67,6 +67,32 @@ test("a misspelt plugin option is named as one, by the core's did-you-mean", () 
   assert.equal(rules.didYouMean("colour", ["personas", "defaultPersona"]), undefined);
 });
 
+test("the search box and the launcher: defaults, shorthands, and what is refused", () => {
+  const o = normalizeOptions({});
+  assert.equal(o.searchBar, true);
+  assert.equal(o.searchPagePath, "search");
+  assert.equal(o.searchShortcuts, true);
+  assert.equal(o.recentSearches, true);
+  assert.equal(o.contextualSearch, true);
+  assert.deepEqual(o.launcher, { type: "floating", position: "bottom-right", offsetX: 20, offsetY: 20 });
+  assert.deepEqual(normalizeOptions({ launcher: "none" }).launcher, { type: "none", position: "bottom-right", offsetX: 20, offsetY: 20 });
+  assert.deepEqual(normalizeOptions({ launcher: { position: "bottom-left", offsetY: 96 } }).launcher, { type: "floating", position: "bottom-left", offsetX: 20, offsetY: 96 });
+  // Without Lectern's box there is no page unless asked for.
+  assert.equal(normalizeOptions({ searchBar: false }).searchPagePath, false);
+  assert.equal(normalizeOptions({ searchBar: false, searchPagePath: "/find/" }).searchPagePath, "find");
+  assert.equal(normalizeOptions({ searchPagePath: false }).searchPagePath, false);
+  fails({ launcher: "corner" }, /"launcher.type" must be one of floating, navbar, none; got "corner"/);
+  fails({ launcher: { position: "left" } }, /"launcher.position" must be one of bottom-right, bottom-left, top-right, top-left; got "left"/);
+  fails({ launcher: { offsetX: -4 } }, /"launcher.offsetX" must be a number of pixels from 0 to 400; got -4/);
+  fails({ launcher: { corner: "left" } }, /"launcher": unknown field "corner"/);
+  fails({ launcher: "navbar", searchBar: false }, /"launcher": "navbar" puts the button beside Lectern's search box/);
+  fails({ searchPagePath: "../x" }, /"searchPagePath" must be a plain URL folder/);
+  fails({ searchBar: "yes" }, /"searchBar" must be true or false; got "yes"/);
+  // What the browser gets.
+  const client = clientOptions(applyCoreRules(o, rules), { bundleUrl: "/b/", runtimeUrl: "/r/", searchPageUrl: "/search" });
+  for (const name of ["launcher", "searchBar", "searchPageUrl", "searchShortcuts", "recentSearches", "contextualSearch"]) assert.ok(name in client, name);
+});
+
 test("the plugin's own options: what was given and what is expected", () => {
   fails({ personas: ["beginner", "wizard"] }, /unknown persona "wizard"; choose from general, beginner/);
   fails({ personas: ["beginner"], defaultPersona: "general" }, /"defaultPersona" "general" is not one of "personas" \(beginner\)/);

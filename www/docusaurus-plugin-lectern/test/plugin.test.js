@@ -42,12 +42,18 @@ test("with a prebuilt bundle: emits bundle and runtime under <baseUrl><path>/, a
   const runtimeFiles = fs.readdirSync(runtime).filter((f) => /\.(js|wasm)$/.test(f)).map((f) => `lectern/runtime/${f}`);
   assert.deepEqual(content.files.sort(), ["lectern/bundle/chunks.0123456789ab.json", "lectern/bundle/manifest.json", ...runtimeFiles].sort());
   let data;
-  await p.contentLoaded({ content, actions: { setGlobalData: (d) => (data = d) } });
+  const routes = [];
+  await p.contentLoaded({ content, actions: { setGlobalData: (d) => (data = d), addRoute: (r) => routes.push(r) } });
   assert.equal(data.bundleUrl, "/docs-site/lectern/bundle/");
   assert.equal(data.runtimeUrl, "/docs-site/lectern/runtime/");
   assert.equal(data.chat.endpoint, "/api/chat");
-  assert.ok(fs.existsSync(path.join(p.getThemePath(), "LecternWidget", "index.js")));
-  assert.ok(fs.existsSync(path.join(p.getThemePath(), "DocsRoot", "index.js")));
+  assert.equal(data.searchPageUrl, "/docs-site/search");
+  assert.deepEqual(data.launcher, { type: "floating", position: "bottom-right", offsetX: 20, offsetY: 20 });
+  // The search page, for the default plugin instance.
+  assert.deepEqual(routes, [{ path: "/docs-site/search", component: "@theme/LecternSearchPage", exact: true, props: { pluginId: "default" } }]);
+  for (const component of ["LecternWidget", "DocsRoot", "SearchBar", "LecternSearch", "LecternSearchPage"]) {
+    assert.ok(fs.existsSync(path.join(p.getThemePath(), component, "index.js")), component);
+  }
   assert.equal(p.configureWebpack({}, false).plugins.length, 1);
 });
 
@@ -97,10 +103,44 @@ test("the CLI: the installed @lectern/cli package comes before $PATH, with the i
   assert.equal(cli.env.LECTERN_MODEL_DIR, path.join(modules, "model-all-minilm-l6-v2"));
 });
 
-test("swizzle config lists the widget's components", () => {
+test("swizzle config lists the widget's and the search box's components", () => {
   const { components } = plugin.getSwizzleConfig();
-  assert.deepEqual(Object.keys(components), ["LecternWidget", "LecternPanel", "LecternPanel/Message", "LecternPanel/Markdown", "DocsRoot"]);
+  assert.deepEqual(Object.keys(components), ["SearchBar", "LecternSearch", "LecternSearchPage", "LecternWidget", "LecternPanel", "LecternPanel/Message", "LecternPanel/Markdown", "DocsRoot"]);
   assert.equal(components.LecternWidget.actions.wrap, "safe");
+  assert.equal(components.SearchBar.actions.eject, "safe");
+});
+
+test("searchBar: false leaves the site's own SearchBar: the theme has every other component, and no search page", async (t) => {
+  const { dir, runtime, bundle } = tempSite(t);
+  const p = await plugin(context(dir), plugin.validateOptions({ options: { bundleDir: bundle, runtimeDir: runtime, searchBar: false } }));
+  const theme = p.getThemePath();
+  const listing = (root) => {
+    const out = [];
+    const walk = (d, prefix) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        const rel = prefix ? `${prefix}/${e.name}` : e.name;
+        if (e.isDirectory()) walk(path.join(d, e.name), rel);
+        else if (/\.js$/.test(e.name)) out.push(rel);
+      }
+    };
+    walk(root, "");
+    return out.sort();
+  };
+  const all = listing(path.join(__dirname, "..", "src", "theme"));
+  const kept = listing(theme);
+  assert.deepEqual(kept, all.filter((f) => !f.startsWith("SearchBar/")));
+  assert.ok(all.includes("SearchBar/index.js"));
+  // Each is the component itself, re-exported (no second copy to keep in step).
+  const widget = fs.readFileSync(path.join(theme, "LecternWidget", "index.js"), "utf8");
+  assert.match(widget, /export \{ default \} from ".*src[\\/]+theme[\\/]+LecternWidget[\\/]+index\.js";/);
+  const session = fs.readFileSync(path.join(theme, "LecternPanel", "session.js"), "utf8");
+  assert.doesNotMatch(session, /default/, "a module without a default export re-exports its names only");
+  const routes = [];
+  let data;
+  await p.contentLoaded({ actions: { setGlobalData: (d) => (data = d), addRoute: (r) => routes.push(r) } });
+  assert.deepEqual(routes, []);
+  assert.equal(data.searchPageUrl, null);
+  assert.equal(data.searchBar, false);
 });
 
 /** A stand-in `lectern` that writes a bundle and the llms files where it is told, reports

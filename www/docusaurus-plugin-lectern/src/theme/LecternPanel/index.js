@@ -10,10 +10,13 @@
 //   useDialog.js        Escape, and the modal sheet on narrow screens
 //
 // This file keeps what spans the parts: the question box's text, the selection asked about,
-// the focus, why nothing can be asked (the controls say it), and what waits for the network:
-// offline, a question whose answer needed it is asked again once the browser is back online
-// (and a failed index or model load is tried again). The chat layer's contract is
-// www/lectern-js/chat.d.ts.
+// the docs versions answers come from (the page's, or what the reader chose here or in the
+// search box, whose "Ask AI" asks through a request), the focus, why nothing can be asked
+// (the controls say it), and what waits for the network: offline, a question whose answer
+// needed it is asked again once the browser is back online (and a failed index or model
+// load is tried again). The chat layer's contract is www/lectern-js/chat.d.ts. The panel is
+// a popover in the browser's top layer (LecternWidget/layer.js), above a page's own
+// floating widgets.
 import React, { useCallback, useEffect, useId, useMemo, useReducer, useRef, useState, useSyncExternalStore } from 'react';
 import { getSession, resetSession } from './session';
 import { strings } from './strings';
@@ -25,6 +28,8 @@ import StatusBar from './StatusBar';
 import MessageList from './MessageList';
 import Composer, { selectionProblem } from './Composer';
 import { needsNetwork } from './Failure';
+import { ScopeToggle, scopeFilters, useDocsScope } from '../LecternSearch/scope';
+import { useTopLayer } from '../LecternWidget/layer';
 import './styles.css';
 
 /** Whether `message` (an answer) would be whole if asked again with the network back: it
@@ -64,12 +69,19 @@ export default function LecternPanel({ open, onClose, config, request }) {
   const [pending, setPending] = useState(false);
   const lastAsked = useRef(0);
   const panel = useRef(/** @type {HTMLElement | null} */ (null));
-  const { narrow, onKeyDown } = useDialog(panel, { open, onClose });
+  const { narrow, onKeyDown, onKeyUp } = useDialog(panel, { open, onClose, shortcut: config.shortcut });
+  useTopLayer(panel, open);
+  // The versions answers come from: the page's (null), all, or those the search box pinned.
+  const scope = useDocsScope(config.contextualSearch);
+  const [scopeChoice, setScopeChoice] = useState(/** @type {import('../LecternSearch/scope').ScopeChoice} */ (null));
+  const filters = scopeFilters(scope, scopeChoice);
   const textarea = useRef(/** @type {HTMLTextAreaElement | null} */ (null));
   // The core's limits, passed by the plugin at build time (the runtime may still be loading).
   const limits = runtime?.limits ?? { question: config.limits.questionMaxChars, selectionMin: config.limits.selectionMinChars, selectionMax: config.limits.selectionMaxChars };
 
-  // Each open / "Ask about this" brings the focus to the question box.
+  // Each open / "Ask about this" brings the focus to the question box; the search box's
+  // "Ask AI" asks its question, in the scope the search had.
+  const asked = useRef(/** @type {number | null} */ (null));
   useEffect(() => {
     if (!open || !request) return;
     if (request.selection) {
@@ -77,14 +89,25 @@ export default function LecternPanel({ open, onClose, config, request }) {
       setSelection(request.selection);
       clearError();
     }
+    if (request.question && asked.current !== request.id) {
+      asked.current = request.id;
+      setScopeChoice(request.scope ?? null);
+      const { question } = request;
+      const turn = ask({ question, filters: scopeFilters(scope, request.scope ?? null) });
+      // Not sent (an answer is streaming) or refused before it was kept: the question waits
+      // in the box.
+      if (!turn) setInput(question);
+      else turn.then((outcome) => (outcome === 'refused' || outcome === 'unavailable') && setInput(question));
+    }
     const id = requestAnimationFrame(() => textarea.current?.focus());
     return () => cancelAnimationFrame(id);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a request is handled once, when it arrives: `ask` and `scope` change as the answer streams and the reader moves
   }, [open, request, clearError]);
 
   /** Sends the question (about the selection, if one is quoted) or retries the last one. */
   const send = useCallback(
     (/** @type {string} */ question, retry = false) => {
-      const turn = ask({ question, selection, retry });
+      const turn = ask({ question, selection, retry, filters });
       if (!turn) return;
       lastAsked.current = Date.now();
       setPending(false);
@@ -101,7 +124,7 @@ export default function LecternPanel({ open, onClose, config, request }) {
         else if (outcome === 'refused' || outcome === 'unavailable') setInput(question);
       });
     },
-    [ask, selection, session, config.messages.networkActions],
+    [ask, selection, filters, session, config.messages.networkActions],
   );
   const retryLast = useCallback(() => send('', true), [send]);
 
@@ -153,11 +176,13 @@ export default function LecternPanel({ open, onClose, config, request }) {
       id="lectern-panel"
       className="lectern-panel"
       data-lectern-panel=""
+      popover="manual"
       role="dialog"
       aria-modal={narrow ? 'true' : 'false'}
       aria-labelledby={titleId}
       hidden={!open}
-      onKeyDown={onKeyDown}>
+      onKeyDown={onKeyDown}
+      onKeyUp={onKeyUp}>
       <Header
         titleId={titleId}
         config={config}
@@ -168,6 +193,7 @@ export default function LecternPanel({ open, onClose, config, request }) {
         onNewConversation={onNewConversation}
         onClose={onClose}
       />
+      <ScopeToggle scope={scope} choice={scopeChoice} onChange={setScopeChoice} className="lectern-panel__scope" />
       <StatusBar
         state={state}
         onRetryIndex={() => {

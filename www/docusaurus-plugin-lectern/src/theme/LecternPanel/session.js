@@ -1,11 +1,17 @@
 // Loads the Lectern runtime (retrieval worker + wasm, then the chat layer) from the files the
 // plugin put on the site, once per page: the panel may unmount (the reader leaves the docs)
-// and mount again without downloading anything twice. The runtime is plain ES modules
-// served as they are, so webpack must not touch these imports (webpackIgnore).
+// and mount again without downloading anything twice, and the search box shares it. The
+// runtime is plain ES modules served as they are, so webpack must not touch these imports
+// (webpackIgnore).
 //
-// A session is {subscribe, getState, ready, retryModel}: state = {phase, index, model, online,
-// …} below. Errors in it are the runtime's coded errors ({code, message, suggestion, action,
-// detail, technical}: what the reader is told comes from the core's advice table).
+// A session is {subscribe, getState, lectern, ready, startModel, retryModel}: `lectern` is the
+// retrieval API alone (what the search box needs: the core, manifest and chunk table), `ready`
+// adds the chat layer on first use (the panel). The model waits for startModel(): the search
+// box calls it once its first results are drawn, the panel a second after it has the runtime
+// (by then the reader is typing a question), so the model never shares the link with the
+// index. state = {phase, index, model, online, …} below. Errors in it are the runtime's coded
+// errors ({code, message, suggestion, action, detail, technical}: what the reader is told
+// comes from the core's advice table).
 
 /**
  * @typedef {object} Runtime
@@ -32,12 +38,18 @@
  */
 /**
  * @typedef {object} Session
- * @property {Promise<Runtime>} ready
+ * @property {Promise<import('lectern').Lectern>} lectern the retrieval API (search box)
+ * @property {Promise<Runtime>} ready the retrieval API and the chat layer (panel), started on first use
+ * @property {() => void} startModel starts the model's download (once per session)
  * @property {() => SessionState} getState
  * @property {(listener: (state: SessionState) => void) => () => void} subscribe
  * @property {() => void} retryModel loads the model again after a failure
  * @property {() => void} retryModelIfOffline the same, if it failed while offline
  */
+
+/** The panel starts the model this long after it has the runtime (the search box: at once
+ * after its first results). */
+const PANEL_MODEL_DELAY_MS = 1000;
 
 /** @type {{key: string, session: Session} | null} */
 let current = null;
@@ -98,47 +110,88 @@ function createSession(config) {
   window.addEventListener("online", onLine);
   window.addEventListener("offline", onLine);
 
-  const ready = (async () => {
-    if (!config.bundleUrl) {
-      throw { code: "INDEX_UNAVAILABLE", action: "contact_site", detail: "NO_INDEX", technical: "This site was started without its search index (the plugin's indexInDev option is false)." };
-    }
-    const runtime = absolute(config.runtimeUrl);
-    // Both modules download in parallel; the chat layer waits for the retrieval API below.
-    /** @type {[typeof import('lectern'), typeof import('lectern/chat')]} */
-    const [api, chatModule] = await Promise.all([
-      import(/* webpackIgnore: true */ `${runtime}index.js`),
-      import(/* webpackIgnore: true */ `${runtime}chat.js`),
-    ]);
-    const lectern = await api.Lectern.open({ bundleUrl: absolute(config.bundleUrl), onProgress });
-    if (!lectern.state.hybrid && !lectern.state.modelError) set({ model: state.model === "waiting" ? "downloading" : state.model });
-    const chatOptions = { ...config.chat, lectern };
-    if (chatOptions.endpoint) chatOptions.endpoint = absolute(chatOptions.endpoint);
-    const LecternChat = chatModule.LecternChat ?? chatModule.default;
-    const [chat, rules] = await Promise.all([LecternChat.create(chatOptions), chatModule.chatRules()]);
-    const result = {
-      lectern,
-      chat,
-      personas: rules.personas,
-      texts: { refusalSuggestion: rules.messages.refusalSuggestion, slow: rules.messages.slow },
-      limits: { question: rules.limits.questionMaxChars, selectionMin: rules.limits.selectionMinChars, selectionMax: rules.limits.selectionMaxChars },
-    };
-    set({ phase: "ready" });
-    return result;
-  })();
-  ready.catch((error) => {
+  const failed = (error) => {
+    // The retrieval API's failure reaches both the search box's promise and the panel's.
+    if (state.phase === "error") return;
     const shown = shownError(error);
     console.error("Lectern: the search index could not be loaded:", shown.code, shown.detail ?? "", shown.technical ?? "");
     set({ phase: "error", error: shown });
-  });
+  };
+  const runtime = config.bundleUrl ? absolute(config.runtimeUrl) : null;
 
+  /** @type {Promise<import('lectern').Lectern>} */
+  const lectern = (async () => {
+    if (!runtime) {
+      throw { code: "INDEX_UNAVAILABLE", action: "contact_site", detail: "NO_INDEX", technical: "This site was started without its search index (the plugin's indexInDev option is false)." };
+    }
+    /** @type {typeof import('lectern')} */
+    const api = await import(/* webpackIgnore: true */ `${runtime}index.js`);
+    return api.Lectern.open({ bundleUrl: absolute(config.bundleUrl), onProgress, loadModel: false });
+  })();
+  lectern.catch(failed);
+
+  let modelStarted = false;
+  const startModel = () => {
+    lectern.then(
+      (l) => {
+        if (modelStarted || l.state.hybrid) return;
+        modelStarted = true;
+        set({ model: "downloading", modelProgress: null, modelError: null });
+        l.loadModel().catch(() => {}); // the outcome arrives as progress events
+      },
+      () => {},
+    );
+  };
+  // After a failure: the same retrieval API loads the model again (started or not before).
   const retryModel = () => {
     failedOffline = false;
+    modelStarted = true;
     set({ model: "downloading", modelProgress: null, modelError: null });
-    ready.then((rt) => rt.lectern.loadModel()).catch(() => {}); // the outcome arrives as progress events
+    lectern.then((l) => l.loadModel()).catch(() => {}); // the outcome arrives as progress events
   };
 
+  /** @type {Promise<Runtime> | null} */
+  let chatReady = null;
+  const startChat = () =>
+    (async () => {
+      // The chat layer downloads while the retrieval API opens.
+      const chatModulePromise = lectern.then(() => import(/* webpackIgnore: true */ `${runtime}chat.js`));
+      // When the retrieval API fails, `await lectern` below throws first and this promise
+      // is never awaited: its rejection (the same error) must not surface as unhandled.
+      chatModulePromise.catch(() => {});
+      const api = await lectern;
+      // The panel shows the model as on its way from here (its first question's keyword
+      // answer does not wait for it).
+      if (!api.state.hybrid && !modelStarted) set({ model: "downloading" });
+      setTimeout(startModel, PANEL_MODEL_DELAY_MS);
+      /** @type {typeof import('lectern/chat')} */
+      const chatModule = await chatModulePromise;
+      const chatOptions = { ...config.chat, lectern: api };
+      if (chatOptions.endpoint) chatOptions.endpoint = absolute(chatOptions.endpoint);
+      const LecternChat = chatModule.LecternChat ?? chatModule.default;
+      const [chat, rules] = await Promise.all([LecternChat.create(chatOptions), chatModule.chatRules()]);
+      /** @type {Runtime} */
+      const result = {
+        lectern: api,
+        chat,
+        personas: rules.personas,
+        texts: { refusalSuggestion: rules.messages.refusalSuggestion, slow: rules.messages.slow },
+        limits: { question: rules.limits.questionMaxChars, selectionMin: rules.limits.selectionMinChars, selectionMax: rules.limits.selectionMaxChars },
+      };
+      set({ phase: "ready" });
+      return result;
+    })();
+
   return {
-    ready,
+    lectern,
+    get ready() {
+      if (!chatReady) {
+        chatReady = startChat();
+        chatReady.catch(failed);
+      }
+      return chatReady;
+    },
+    startModel,
     retryModel,
     retryModelIfOffline() {
       if (failedOffline && state.model === "failed") retryModel();
@@ -178,7 +231,7 @@ export function getSession(config) {
 /** Forgets a failed session so the next getSession() tries again. */
 export function resetSession() {
   if (current) {
-    current.session.ready.then((s) => s.lectern.close(), () => {});
+    current.session.lectern.then((l) => l.close(), () => {});
     current = null;
   }
 }

@@ -57,14 +57,15 @@ export default function useAnswerStream({ session, persona }) {
   }, [session, sync]);
 
   /**
-   * Sends a question (in selected mode when `selection` is given) or retries the last one.
+   * Sends a question (in selected mode when `selection` is given) or retries the last one,
+   * retrieving within `filters` (the docs versions in scope; undefined: all).
    * Returns null when nothing was sent (busy, or an empty question), else the turn, which
    * resolves to its Outcome once the answer has ended.
-   * @param {{question: string, selection?: string | null, retry?: boolean}} request
+   * @param {{question: string, selection?: string | null, retry?: boolean, filters?: {versions?: string[]}}} request
    * @returns {Promise<Outcome> | null}
    */
   const ask = useCallback(
-    ({ question, selection = null, retry = false }) => {
+    ({ question, selection = null, retry = false, filters = undefined }) => {
       if (busy) return null;
       const text = question.trim();
       const mode = !retry && selection ? 'selected' : 'global';
@@ -119,7 +120,7 @@ export default function useAnswerStream({ session, persona }) {
         if (retry && lastAssistant?.role === 'assistant') setRetrying(lastAssistant.id);
         if (!retry) emit('question', { question: text, mode, selection: mode === 'selected' ? selection : null, persona });
         try {
-          const options = { onEvent, signal: abort.signal };
+          const options = { onEvent, signal: abort.signal, filters };
           const chatPersona = /** @type {import('lectern/chat').AskRequest['persona']} */ (persona);
           const response = retry
             ? await rt.chat.retry(options)

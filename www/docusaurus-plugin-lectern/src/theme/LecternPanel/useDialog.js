@@ -1,6 +1,8 @@
-// The panel as a dialog: Escape closes it; on narrow screens it is a modal sheet over the
-// page, so the page behind it does not scroll and Tab cycles inside it.
+// The panel as a dialog: Escape closes it (so does Ctrl/⌘+I, the widget's shortcut); on
+// narrow screens it is a modal sheet over the page, so the page behind it does not scroll
+// and Tab cycles inside it. No key typed in it reaches the page's own shortcuts.
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
+import { keepKeys } from '../LecternWidget/layer';
 
 const NARROW = '(max-width: 600px)';
 
@@ -18,11 +20,13 @@ function useMediaQuery(query) {
 }
 
 /**
- * Returns {narrow (the panel is a modal sheet), onKeyDown (for the dialog's element)}.
+ * Returns {narrow (the panel is a modal sheet), onKeyDown and onKeyUp (for the dialog's
+ * element)}. `shortcut`: Ctrl/⌘+I closes it (the widget's own listener never sees keys
+ * typed here).
  * @param {import('react').RefObject<HTMLElement | null>} panel
- * @param {{open: boolean, onClose: () => void}} options
+ * @param {{open: boolean, onClose: () => void, shortcut?: boolean}} options
  */
-export default function useDialog(panel, { open, onClose }) {
+export default function useDialog(panel, { open, onClose, shortcut = false }) {
   const narrow = useMediaQuery(NARROW);
 
   // The sheet (narrow screens) is modal: the page behind it does not scroll.
@@ -38,6 +42,12 @@ export default function useDialog(panel, { open, onClose }) {
 
   /** @param {import('react').KeyboardEvent} e */
   const onKeyDown = (e) => {
+    keepKeys(e);
+    if (shortcut && (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && (e.code === 'KeyI' || e.key?.toLowerCase() === 'i')) {
+      e.preventDefault();
+      onClose();
+      return;
+    }
     if (e.key === 'Escape' && !e.defaultPrevented) {
       e.stopPropagation();
       onClose();
@@ -58,5 +68,5 @@ export default function useDialog(panel, { open, onClose }) {
     }
   };
 
-  return { narrow, onKeyDown };
+  return { narrow, onKeyDown, onKeyUp: keepKeys };
 }

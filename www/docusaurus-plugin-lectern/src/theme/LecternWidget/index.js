@@ -2,12 +2,16 @@
 // shortcut and the "Ask about this" button on a text selection. It is kept small on purpose;
 // the panel (@theme/LecternPanel) is a separate chunk loaded when first needed, and the
 // panel in turn loads the runtime (wasm, index, model, chat) — nothing heavy before the
-// reader asks for it.
+// reader asks for it. The navbar's search box asks it for the panel through host.js; on a
+// page that is not a docs page the SearchBar mounts it itself (`fallback`: no floating
+// launcher, no selection button there).
 import React, { useCallback, useEffect, useRef, useState } from 'react';
 import { usePluginData } from '@docusaurus/useGlobalData';
 import { translate } from '@docusaurus/Translate';
 import useTextSelection from './useTextSelection';
 import { emit } from './events';
+import { docsWidgetCount, registerDocsWidget, subscribe, takeRequest } from './host';
+import { keepKeys, useTopLayer } from './layer';
 import './styles.css';
 
 const PLUGIN = 'docusaurus-plugin-lectern';
@@ -46,8 +50,15 @@ function ChatIcon() {
   );
 }
 
-export default function LecternWidget({ pluginId }) {
+/** The floating launcher's place: its corner (the launcher option) and offsets, in pixels. */
+function launcherStyle({ position, offsetX, offsetY }) {
+  const [vertical, horizontal] = position.split('-');
+  return { [vertical]: offsetY, [horizontal]: offsetX };
+}
+
+export default function LecternWidget({ pluginId, fallback = false }) {
   const config = /** @type {import('docusaurus-plugin-lectern').ClientOptions} */ (usePluginData(PLUGIN, pluginId));
+  const floating = !fallback && config.launcher.type === 'floating';
   const [open, setOpen] = useState(false);
   const [Panel, setPanel] = useState(null);
   const [loadFailed, setLoadFailed] = useState(false);
@@ -57,7 +68,8 @@ export default function LecternWidget({ pluginId }) {
   const launcher = useRef(null);
   const returnFocus = useRef(null);
   const focusAfterClose = useRef(false);
-  const { selection, position, dismiss } = useTextSelection({ enabled: config.askAboutSelection, minChars: config.limits.selectionMinChars });
+  const placeholder = useRef(null);
+  const { selection, position, dismiss } = useTextSelection({ enabled: config.askAboutSelection && !fallback, minChars: config.limits.selectionMinChars });
 
   const fetchPanel = useCallback(() => {
     loadPanel().then(
@@ -69,8 +81,10 @@ export default function LecternWidget({ pluginId }) {
     );
   }, []);
 
+  /** Opens the panel: with `selected`, asking about that text; with `ask.question`, asking
+   * that (the search box's "Ask AI"). */
   const show = useCallback(
-    (selected) => {
+    (selected, ask = null) => {
       if (!open) {
         const active = document.activeElement;
         returnFocus.current = active && active !== document.body ? active : null;
@@ -78,13 +92,28 @@ export default function LecternWidget({ pluginId }) {
       }
       setLoadFailed(false);
       fetchPanel();
-      // A new request object each time: the panel focuses its input / takes the selection.
-      setRequest({ id: Date.now() + Math.random(), selection: selected ?? null });
+      // A new request object each time: the panel focuses its input / takes the selection
+      // or the question.
+      setRequest({ id: Date.now() + Math.random(), selection: selected ?? null, question: ask?.question ?? null, scope: ask?.scope ?? null });
       setOpen(true);
       rememberOpen(true);
     },
     [open, fetchPanel],
   );
+
+  // A docs page's widget says it is there (the SearchBar then mounts none), and every
+  // widget takes the navbar's requests for the panel (a fallback only while it is the one).
+  useEffect(() => (fallback ? undefined : registerDocsWidget()), [fallback]);
+  useEffect(() => {
+    const take = () => {
+      if (fallback && docsWidgetCount() > 0) return;
+      const request = takeRequest();
+      if (request) show(null, request);
+    };
+    take();
+    return subscribe(take);
+  }, [fallback, show]);
+  useTopLayer(placeholder, open && !Panel);
 
   const hide = useCallback(({ restoreFocus = true } = {}) => {
     setOpen(false);
@@ -98,7 +127,7 @@ export default function LecternWidget({ pluginId }) {
     if (open || !focusAfterClose.current) return;
     focusAfterClose.current = false;
     const target = returnFocus.current?.isConnected ? returnFocus.current : launcher.current;
-    target?.focus();
+    target?.focus?.();
   }, [open]);
 
   // After a reload, a panel that was open opens again (with its conversation).
@@ -132,11 +161,13 @@ export default function LecternWidget({ pluginId }) {
   const askSelection = translate({ id: 'lectern.selection.ask', message: 'Ask about this', description: 'Button shown next to selected text' });
 
   return (
-    <div ref={root} className="lectern" data-lectern-root="">
+    <div ref={root} className="lectern" data-lectern-root="" data-lectern-fallback={fallback ? '' : undefined}>
+      {floating && (
       <button
         ref={launcher}
         type="button"
         className="lectern-launcher"
+        style={launcherStyle(config.launcher)}
         hidden={open}
         aria-label={config.shortcut ? title : label}
         title={config.shortcut ? title : undefined}
@@ -150,6 +181,7 @@ export default function LecternWidget({ pluginId }) {
         <ChatIcon />
         <span className="lectern-launcher__label">{label}</span>
       </button>
+      )}
       {selection && position && (
         <button
           type="button"
@@ -172,13 +204,19 @@ export default function LecternWidget({ pluginId }) {
       ) : (
         open && (
           <div
+            ref={placeholder}
             id="lectern-panel"
             className="lectern-panel lectern-panel--loading"
             data-lectern-panel=""
+            popover="manual"
             role="dialog"
             aria-label={label}
             aria-busy={!loadFailed}
-            onKeyDown={(e) => e.key === 'Escape' && hide()}>
+            onKeyUp={keepKeys}
+            onKeyDown={(e) => {
+              keepKeys(e);
+              if (e.key === 'Escape') hide();
+            }}>
             {loadFailed ? (
               <p role="alert">
                 {translate({ id: 'lectern.panel.loadFailed', message: 'The assistant could not be loaded. Check your connection and try again.' })}{' '}

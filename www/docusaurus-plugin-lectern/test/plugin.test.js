@@ -190,7 +190,7 @@ test("the llms files: written by the CLI at the site's root, a static one of the
   assert.ok(infos.some((l) => /^\[lectern\] for AI agents: llms\.txt \(0\.0 KB\), 1 Markdown twins/.test(l)), infos.join("\n"));
   assert.ok(warn.mock.calls.some((c) => /the site has its own llms-full\.txt/.test(c.arguments[0])));
   let data;
-  await p.contentLoaded({ content, actions: { setGlobalData: (d) => (data = d) } });
+  await p.contentLoaded({ content, actions: { setGlobalData: (d) => (data = d), addRoute: () => {} } });
   assert.deepEqual(data.markdownTwins, { fileSuffix: ".md", folderSuffix: "index.html.md", versions: { default: ["current"], community: ["2.0", "current"] } });
 
   // Each file can be turned off; with all three off the CLI is not asked for any.

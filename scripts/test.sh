@@ -42,15 +42,15 @@ step "retrieval quality gate (lectern eval on labelled questions)"
 # Thresholds sit a little under what the current ranking reaches (BENCHMARKS.md), so a
 # change that makes retrieval worse fails here; no timing is measured.
 "$LECTERN_BIN" eval "$assets/bundle" --questions tests/eval/questions/sample.jsonl --mode all \
-  --require 'hybrid.hit_at_3>=0.85' --require 'dense.hit_at_3>=0.80' --require 'lexical.hit_at_3>=0.75' \
-  --require 'hybrid.mrr>=0.77' --require 'hybrid.selection_hits>=9' --require 'hybrid.off_topic_refused>=4' \
+  --require 'hybrid.hit_at_3>=0.92' --require 'dense.hit_at_3>=0.80' --require 'lexical.hit_at_3>=0.75' \
+  --require 'hybrid.mrr>=0.82' --require 'hybrid.selection_hits>=9' --require 'hybrid.off_topic_refused>=4' \
   --require 'hybrid.false_refusals<=0' --require 'lexical.false_refusals<=0' \
   --require 'hybrid.follow_up_hit_at_3>=0.87' --require 'hybrid.follow_up_refused<=0'
 textbook="$LECTERN_ROOT/../shared/corpora/physical-ai-textbook"
 if [ -d "$textbook" ]; then
   "$LECTERN_BIN" eval "$textbook" --questions tests/eval/questions/physical-ai-textbook.jsonl --mode all \
-    --require 'hybrid.hit_at_3>=0.78' --require 'dense.hit_at_3>=0.80' --require 'lexical.hit_at_3>=0.65' \
-    --require 'hybrid.mrr>=0.70' --require 'hybrid.selection_hits>=11' --require 'hybrid.off_topic_refused>=4' \
+    --require 'hybrid.hit_at_3>=0.86' --require 'dense.hit_at_3>=0.80' --require 'lexical.hit_at_3>=0.65' \
+    --require 'hybrid.mrr>=0.78' --require 'hybrid.selection_hits>=12' --require 'hybrid.off_topic_refused>=4' \
     --require 'hybrid.near_miss_refused>=4' --require 'hybrid.false_refusals<=0' --require 'lexical.false_refusals<=0' \
     --require 'hybrid.follow_up_hit_at_3>=0.81' --require 'hybrid.follow_up_refused<=0'
 else

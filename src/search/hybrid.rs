@@ -1,8 +1,10 @@
 //! Hybrid retrieval over one bundle: dense (int8 HNSW + exact rescoring), lexical (BM25)
-//! and their reciprocal rank fusion, with filters, a score threshold and confidence.
+//! and their fusion (the learned one of `fusion_model`, or reciprocal rank fusion), with
+//! filters, a score threshold and confidence.
 
 use super::confidence::{Confidence, ConfidenceRule, Signals};
 use super::fusion::{reciprocal_rank_fusion, RankedList};
+use super::fusion_model::{self, Candidate};
 use super::SearchError;
 use crate::bundle::{ChunkMeta, ChunkTable};
 use crate::dense::DenseIndex;
@@ -18,6 +20,17 @@ pub enum SearchMode {
     Hybrid,
 }
 
+/// How hybrid search orders the union of its two lists.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Fusion {
+    /// The fitted linear score of `fusion_model` (the default).
+    #[default]
+    Learned,
+    /// Reciprocal rank fusion with `rrf_k` and the two weights (the order before issue 25).
+    Reciprocal,
+}
+
 /// Ranking parameters; `SearchOptions::default()` is what the CLI and browser use.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(default)]
@@ -27,9 +40,11 @@ pub struct SearchOptions {
     pub mode: SearchMode,
     /// Candidates taken from each list before fusion (≥ k; default 30).
     pub candidates: usize,
-    /// RRF damping constant (> 0; default 60).
+    /// How hybrid search fuses its lists (default: learned).
+    pub fusion: Fusion,
+    /// RRF damping constant (> 0; default 60), for reciprocal rank fusion and dense search.
     pub rrf_k: f32,
-    /// Weights of the dense and lexical votes in the fusion (≥ 0; default 1 and 1).
+    /// Weights of the dense and lexical votes in reciprocal rank fusion (≥ 0; default 1 and 1).
     pub dense_weight: f32,
     pub lexical_weight: f32,
     /// Drop results scoring below this (0–1; default 0: keep all).
@@ -48,6 +63,7 @@ impl Default for SearchOptions {
             k: 3,
             mode: SearchMode::Hybrid,
             candidates: 30,
+            fusion: Fusion::Learned,
             rrf_k: 60.0,
             dense_weight: 1.0,
             lexical_weight: 1.0,
@@ -93,7 +109,7 @@ pub struct Hit {
     pub dense: Option<f32>,
     /// Raw BM25 score (0 when the chunk shares no term with the question).
     pub lexical: Option<f32>,
-    /// The fused RRF score that decided the order.
+    /// The fused score that decided the order (learned or RRF).
     pub fused: f32,
 }
 
@@ -106,6 +122,9 @@ pub struct SearchResults {
     pub mode_used: SearchMode,
     pub hits: Vec<Hit>,
 }
+
+/// A ranked list of chunk indexes with their scores, best first.
+type Ranked = Vec<(u32, f32)>;
 
 /// Searches one bundle's chunks. Dense search is optional so the browser can answer
 /// lexically while the model is still downloading.
@@ -194,10 +213,6 @@ impl HybridSearch {
         options: &SearchOptions,
     ) -> Result<SearchResults, SearchError> {
         options.validate()?;
-        let filter = |i: u32| self.passes_filters(i, options);
-        let filter_ref: Option<&dyn Fn(u32) -> bool> =
-            if options.modules.is_empty() && options.versions.is_empty() { None } else { Some(&filter) };
-
         let dense = match (options.mode, &self.dense, query_vector) {
             (SearchMode::Lexical, _, _) => None,
             (_, Some(index), Some(vector)) => Some((index, vector)),
@@ -209,23 +224,22 @@ impl HybridSearch {
             (mode, _) => mode,
         };
 
-        // Copies of one section count once (the reader would see the same text several
-        // times): both lists ask for enough candidates to keep `candidates` distinct ones.
-        let depth = options.candidates.saturating_mul(self.table.max_copies).min(self.table.chunks.max(1));
-        let dense_hits = match dense {
-            Some((index, vector)) => self.collapse(index.search_items(vector, depth, filter_ref)?, options),
-            None => Vec::new(),
+        let (dense_hits, lexical_hits) = self.lists(question, dense, options)?;
+        let mut fused = match (mode_used, dense, options.fusion) {
+            (SearchMode::Hybrid, Some((index, vector)), Fusion::Learned) => {
+                fusion_model::rank(&Self::pool(&dense_hits, &lexical_hits, index, vector)?)
+            }
+            _ => {
+                let lexical_votes: &[(u32, f32)] = if mode_used == SearchMode::Dense { &[] } else { &lexical_hits };
+                reciprocal_rank_fusion(
+                    &[
+                        RankedList { hits: &dense_hits, weight: options.dense_weight },
+                        RankedList { hits: lexical_votes, weight: options.lexical_weight },
+                    ],
+                    options.rrf_k,
+                )
+            }
         };
-        // Dense-only search still looks at keyword matches, for the confidence signals.
-        let lexical_hits = self.collapse(self.lexical.search(question, depth, filter_ref), options);
-        let lexical_votes: &[(u32, f32)] = if mode_used == SearchMode::Dense { &[] } else { &lexical_hits };
-        let mut fused = reciprocal_rank_fusion(
-            &[
-                RankedList { hits: &dense_hits, weight: options.dense_weight },
-                RankedList { hits: lexical_votes, weight: options.lexical_weight },
-            ],
-            options.rrf_k,
-        );
         // A search-box query that is a section's very name puts that section first
         // (docs/DESIGN.md §5.2).
         if mode_used != SearchMode::Dense && is_short_query(question) {
@@ -272,6 +286,82 @@ impl HybridSearch {
         );
         let rule = if dense.is_some() { &options.semantic_confidence } else { &options.keyword_confidence };
         Ok(SearchResults { confidence: rule.level(&signals), signals, mode_used, hits })
+    }
+
+    /// The dense list (empty without `dense`) and the keyword list, `options.candidates`
+    /// distinct sections each. Dense-only search still takes the keyword list, for the
+    /// confidence signals.
+    fn lists(
+        &self,
+        question: &str,
+        dense: Option<(&DenseIndex, &[f32])>,
+        options: &SearchOptions,
+    ) -> Result<(Ranked, Ranked), SearchError> {
+        let filter = |i: u32| self.passes_filters(i, options);
+        let filter_ref: Option<&dyn Fn(u32) -> bool> =
+            if options.modules.is_empty() && options.versions.is_empty() { None } else { Some(&filter) };
+        // Copies of one section count once (the reader would see the same text several
+        // times): both lists ask for enough candidates to keep `candidates` distinct ones.
+        let depth = options.candidates.saturating_mul(self.table.max_copies).min(self.table.chunks.max(1));
+        let dense_hits = match dense {
+            Some((index, vector)) => self.collapse(index.search_items(vector, depth, filter_ref)?, options),
+            None => Vec::new(),
+        };
+        let lexical_hits = self.collapse(self.lexical.search(question, depth, filter_ref), options);
+        Ok((dense_hits, lexical_hits))
+    }
+
+    /// The union of the two lists as the learned fusion sees it, dense list first.
+    fn pool(
+        dense_hits: &[(u32, f32)],
+        lexical_hits: &[(u32, f32)],
+        index: &DenseIndex,
+        vector: &[f32],
+    ) -> Result<Vec<Candidate>, SearchError> {
+        let mut pool: Vec<Candidate> = dense_hits
+            .iter()
+            .enumerate()
+            .map(|(r, &(i, cosine))| Candidate {
+                index: i,
+                dense_rank: Some(r + 1),
+                lexical_rank: None,
+                cosine,
+                bm25: 0.0,
+            })
+            .collect();
+        for (r, &(i, bm25)) in lexical_hits.iter().enumerate() {
+            match pool.iter_mut().find(|c| c.index == i) {
+                Some(c) => {
+                    c.lexical_rank = Some(r + 1);
+                    c.bm25 = bm25;
+                }
+                None => pool.push(Candidate {
+                    index: i,
+                    dense_rank: None,
+                    lexical_rank: Some(r + 1),
+                    cosine: index.item_cosine(vector, i)?,
+                    bm25,
+                }),
+            }
+        }
+        Ok(pool)
+    }
+
+    /// Every candidate the learned fusion would rank for `question` in hybrid search, with
+    /// its features (`fusion_model::FEATURES`): the training data of the fusion
+    /// (`lectern eval --dump-candidates`). Empty without the dense index.
+    pub fn fusion_candidates(
+        &self,
+        question: &str,
+        query_vector: &[f32],
+        options: &SearchOptions,
+    ) -> Result<Vec<(Candidate, [f32; 7])>, SearchError> {
+        options.validate()?;
+        let Some(index) = &self.dense else { return Ok(Vec::new()) };
+        let (dense_hits, lexical_hits) = self.lists(question, Some((index, query_vector)), options)?;
+        let pool = Self::pool(&dense_hits, &lexical_hits, index, query_vector)?;
+        let features = fusion_model::pool_features(&pool);
+        Ok(pool.into_iter().zip(features).collect())
     }
 
     /// `fused` with the sections whose heading names an identifier the question asks for

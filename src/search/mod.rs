@@ -11,6 +11,8 @@ mod conversation;
 mod error;
 mod fusion;
 #[cfg(feature = "search")]
+pub mod fusion_model;
+#[cfg(feature = "search")]
 mod hybrid;
 #[cfg(feature = "search")]
 mod parts;
@@ -25,7 +27,7 @@ pub use conversation::{follow_up_query, FollowUpOptions};
 pub use error::SearchError;
 pub use fusion::{reciprocal_rank_fusion, RankedList};
 #[cfg(feature = "search")]
-pub use hybrid::{Hit, HybridSearch, SearchMode, SearchOptions, SearchResults};
+pub use hybrid::{Fusion, Hit, HybridSearch, SearchMode, SearchOptions, SearchResults};
 #[cfg(feature = "search")]
 pub use parts::matched_part;
 #[cfg(feature = "search")]

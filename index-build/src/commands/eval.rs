@@ -7,7 +7,7 @@ use crate::index::{build_bundle, ShardSizes};
 use lectern::bundle::{load_dir, LoadedBundle, MANIFEST_FILE};
 use lectern::embed::{Embedder, ModelFiles, ModelVariant};
 use lectern::lexical::{Bm25Params, IndexOptions};
-use lectern::search::{FollowUpOptions, HybridSearch, SearchMode, SearchOptions};
+use lectern::search::{FollowUpOptions, Fusion, HybridSearch, SearchMode, SearchOptions};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -35,6 +35,10 @@ pub struct EvalArgs {
     /// `lexical.false_refusals<=1` (repeatable; a quality gate for scripts/test.sh).
     #[arg(long = "require")]
     requirements: Vec<String>,
+    /// Also write every plain question's hybrid candidates with the learned fusion's features
+    /// to this file (JSON Lines; the training data of scripts/eval/train_fusion.py).
+    #[arg(long)]
+    dump_candidates: Option<PathBuf>,
     /// Model folder, used when the bundle does not carry the model.
     #[arg(long, default_value_os_t = ModelFiles::default_dir())]
     model_dir: PathBuf,
@@ -48,6 +52,9 @@ pub struct EvalArgs {
 struct Tuning {
     #[arg(long)]
     candidates: Option<usize>,
+    /// How hybrid search fuses its lists (`reciprocal`: the order before the learned fusion).
+    #[arg(long, value_enum)]
+    fusion: Option<FusionArg>,
     #[arg(long)]
     rrf_k: Option<f32>,
     #[arg(long)]
@@ -66,6 +73,12 @@ struct Tuning {
     follow_up_turns: Option<usize>,
     #[arg(long)]
     follow_up_context_weight: Option<f32>,
+}
+
+#[derive(Clone, Copy, PartialEq, clap::ValueEnum)]
+enum FusionArg {
+    Learned,
+    Reciprocal,
 }
 
 #[derive(Clone, Copy, PartialEq, clap::ValueEnum)]
@@ -130,6 +143,11 @@ pub fn run(args: EvalArgs) -> CommandResult {
     let defaults = SearchOptions::default();
     let options = SearchOptions {
         candidates: t.candidates.unwrap_or(defaults.candidates),
+        fusion: match t.fusion {
+            Some(FusionArg::Learned) => Fusion::Learned,
+            Some(FusionArg::Reciprocal) => Fusion::Reciprocal,
+            None => defaults.fusion,
+        },
         rrf_k: t.rrf_k.unwrap_or(defaults.rrf_k),
         dense_weight: t.dense_weight.unwrap_or(defaults.dense_weight),
         lexical_weight: t.lexical_weight.unwrap_or(defaults.lexical_weight),
@@ -163,6 +181,12 @@ pub fn run(args: EvalArgs) -> CommandResult {
         ModeArg::Hybrid => &[SearchMode::Hybrid],
         ModeArg::All => &[SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid],
     };
+    if let Some(path) = &args.dump_candidates {
+        let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut out = std::io::BufWriter::new(file);
+        crate::eval::candidates::dump(&mut out, &mut evaluator, &all, &options)?;
+        std::io::Write::flush(&mut out).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
     let mut outcomes = Vec::new();
     for &mode in modes {
         for q in &all {

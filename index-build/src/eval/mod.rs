@@ -1,6 +1,7 @@
 //! Retrieval evaluation: labelled question files, the runs through the browser's search,
 //! and the metrics `lectern eval` reports.
 
+pub mod candidates;
 mod metrics;
 #[cfg(test)]
 mod option_tests;

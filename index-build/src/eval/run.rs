@@ -150,7 +150,8 @@ impl<'a> Evaluator<'a> {
         Ok(outcome)
     }
 
-    fn vector(&mut self, text: &str) -> Result<Vec<f32>, String> {
+    /// The embedding of `text` (computed once per text).
+    pub fn vector(&mut self, text: &str) -> Result<Vec<f32>, String> {
         if let Some(v) = self.vectors.get(text) {
             return Ok(v.clone());
         }

@@ -8,7 +8,9 @@ use lectern::bundle::{
 };
 use lectern::dense::DenseIndexConfig;
 use lectern::lexical::{query_terms, IndexOptions};
-use lectern::search::{HybridSearch, Part, SearchMode, SearchOptions, ShardedSearch, PAGES_AT_OPEN};
+use lectern::search::{
+    FollowUpOptions, HybridSearch, Part, SearchMode, SearchOptions, ShardedError, ShardedSearch, PAGES_AT_OPEN,
+};
 use std::collections::HashSet;
 
 const DIMS: usize = 8;
@@ -234,6 +236,39 @@ fn hybrid_search_over_shards_equals_the_whole_bundle() {
     let got = sharded.search(question, Some(&unit(17)), &options).expect("searches");
     assert_eq!(got.mode_used, SearchMode::Hybrid);
     assert_eq!(got, full.search(question, Some(&unit(17)), &options).expect("searches"));
+}
+
+#[test]
+fn a_follow_up_fetches_the_earlier_questions_shards_and_ranks_as_the_whole_index() {
+    let output = bundle();
+    let whole = lectern::bundle::load_with(|name: &str| {
+        if name == lectern::bundle::MANIFEST_FILE {
+            return Ok(output.manifest_json());
+        }
+        Ok(output.files.iter().find(|(n, _)| n == name).map(|(_, b)| b.clone()).unwrap_or_default())
+    })
+    .expect("loads");
+    let full = HybridSearch::new(whole.chunks, whole.lexical).expect("consistent");
+    let served = Served { output: bundle(), fetched: Default::default() };
+    let mut sharded = ShardedSearch::new(&output.manifest_json()).expect("manifest");
+    sharded.attach_chunk_table(&served.get(&output.manifest.files.chunk_table.name)).expect("table");
+
+    let (question, earlier) = ("how is it calibrated?", ["What does the lidar odometry term42 do?"]);
+    let follow = FollowUpOptions::default();
+    let options = SearchOptions { k: 5, mode: SearchMode::Lexical, ..Default::default() };
+    fetch_all(&served, &mut sharded, |s| s.files_for_query(question));
+    assert!(
+        matches!(
+            sharded.search_follow_up(question, None, None, &earlier, &options, &follow),
+            Err(ShardedError::NotLoaded(_))
+        ),
+        "the earlier question's terms are needed too"
+    );
+    fetch_all(&served, &mut sharded, |s| s.files_for_follow_up(question, &earlier, &follow));
+    let got = sharded.search_follow_up(question, None, None, &earlier, &options, &follow).expect("searches");
+    let want = full.search_follow_up(question, None, None, &earlier, &options, &follow).expect("searches");
+    assert_eq!(got, want);
+    assert_ne!(got, full.search(question, None, &options).expect("searches"), "the conversation changes the results");
 }
 
 #[test]

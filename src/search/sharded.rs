@@ -8,6 +8,7 @@
 //! exactly the scores of the whole index (see `lexical::shards`). Which page and shard hold
 //! a term or a chunk is the catalogs' to say (`bundle::Catalog`, `bundle::FetchedPages`).
 
+use super::conversation::{in_context_query, FollowUpOptions};
 use super::error::SearchError;
 use super::hybrid::{HybridSearch, SearchOptions, SearchResults};
 use crate::bundle::{
@@ -159,6 +160,24 @@ impl ShardedSearch {
         out
     }
 
+    /// The files a search for the follow-up `question`, asked after the `earlier` questions
+    /// (oldest first), still needs: those of the question and of its text in context
+    /// ([`in_context_query`]). Empty when [`ShardedSearch::search_follow_up`] can run.
+    pub fn files_for_follow_up<S: AsRef<str>>(
+        &self,
+        question: &str,
+        earlier: &[S],
+        follow_up: &FollowUpOptions,
+    ) -> Vec<NeededFile> {
+        let mut out = self.files_for_query(question);
+        for needed in
+            in_context_query(question, earlier, follow_up).map(|q| self.files_for_query(&q)).unwrap_or_default()
+        {
+            push_new(&mut out, Some(needed));
+        }
+        out
+    }
+
     /// The files still needed for the metadata and text of chunks `indices`: catalog pages
     /// first, then the metadata and text files of their chunk shards.
     pub fn files_for_chunks(&self, indices: &[u32]) -> Vec<NeededFile> {
@@ -255,6 +274,26 @@ impl ShardedSearch {
             return Err(ShardedError::NotLoaded(format!("{} (a part the question's terms need)", missing.name)));
         }
         Ok(search.search(lexical_query, vector, options)?)
+    }
+
+    /// Searches for the follow-up `question` asked after the `earlier` questions (oldest
+    /// first), as [`HybridSearch::search_follow_up`] does: `vector` embeds the question,
+    /// `context_vector` its text in context. Refuses while a term shard of either text is
+    /// missing ([`ShardedSearch::files_for_follow_up`]).
+    pub fn search_follow_up<S: AsRef<str>>(
+        &self,
+        question: &str,
+        vector: Option<&[f32]>,
+        context_vector: Option<&[f32]>,
+        earlier: &[S],
+        options: &SearchOptions,
+        follow_up: &FollowUpOptions,
+    ) -> Result<SearchResults, ShardedError> {
+        let search = self.search.as_ref().ok_or_else(|| ShardedError::NotLoaded("the chunk table".into()))?;
+        if let Some(missing) = self.files_for_follow_up(question, earlier, follow_up).first() {
+            return Err(ShardedError::NotLoaded(format!("{} (a part the question's terms need)", missing.name)));
+        }
+        Ok(search.search_follow_up(question, vector, context_vector, earlier, options, follow_up)?)
     }
 
     /// The chunk shard (id over all chunk shards) holding chunk `index`, and the shard, once

@@ -8,7 +8,7 @@
 //! module carries any of it.
 
 use super::codes::Code;
-use super::results::{JsSearchOptions, SearchResults};
+use super::results::{JsSearchOptions, SearchResults, VectorQuery};
 use crate::bundle::Manifest;
 use crate::chat::{AskRequest, ChatConfig, ChatErrorCode, ChatEvent, ChatRules, Conversation};
 use crate::search::NeededFile;
@@ -30,6 +30,7 @@ fn roots(out: &mut Declarations) {
     out.visit::<Conversation>();
     out.visit::<JsSearchOptions>();
     out.visit::<SearchResults>();
+    out.visit::<VectorQuery>();
     out.visit::<NeededFile>();
     out.visit::<Manifest>();
 }
@@ -122,6 +123,7 @@ mod tests {
             "Conversation",
             "SearchOptions",
             "SearchResults",
+            "VectorQuery",
             "Hit",
             "ChunkMeta",
             "NeededFile",

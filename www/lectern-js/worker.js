@@ -116,16 +116,20 @@ async function search(msg, signal, selected) {
   cancelled();
   const r = state.retriever;
   if (!r) throw codedError("INDEX_UNAVAILABLE", "The search index is not loaded", "NOT_LOADED");
-  // The vector comes from the embedder's worker, when the search would use one and the
-  // model is built; until then the search is by keywords.
-  const text = inWasm(() => r.vectorQuery(msg.question, selected ? msg.selection : undefined, msg.options));
-  const embedding = text !== undefined && state.embedder ? embedText(text).catch(() => undefined) : undefined;
+  // The vectors come from the embedder's worker, when the search would use them and the
+  // model is built; until then the search is by keywords. A follow-up (options.earlier) has
+  // two: the question's and its text in context's (the core names both texts).
+  const texts = inWasm(() => r.vectorQuery(msg.question, selected ? msg.selection : undefined, msg.options));
+  const embed = (text) => (text !== undefined && state.embedder ? embedText(text).catch(() => undefined) : undefined);
+  const embeddings = Promise.all([embed(texts?.text), embed(texts?.in_context)]);
   // Meanwhile, the term shards of the question's words (the core names them; nothing else
   // of the keyword index is downloaded).
   const terms = fetchParts(() => r.filesFor(msg.question, selected ? msg.selection : undefined, msg.options), "INDEX_UNAVAILABLE");
-  const [vector] = await Promise.all([embedding, terms]);
+  const [[vector, contextVector]] = await Promise.all([embeddings, terms]);
   cancelled();
-  const found = inWasm(() => (selected ? r.searchSelection(msg.selection, msg.question, msg.options, vector) : r.search(msg.question, msg.options, vector)));
+  const found = inWasm(() =>
+    selected ? r.searchSelection(msg.selection, msg.question, msg.options, vector) : r.search(msg.question, msg.options, vector, contextVector),
+  );
   const errors = [];
   if (found.missing.length) {
     // The chunk shards of the results: their metadata and text.

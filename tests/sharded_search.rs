@@ -8,7 +8,9 @@ use lectern::bundle::{
 };
 use lectern::dense::DenseIndexConfig;
 use lectern::lexical::{query_terms, IndexOptions};
-use lectern::search::{HybridSearch, Part, SearchMode, SearchOptions, ShardedSearch, PAGES_AT_OPEN};
+use lectern::search::{
+    FollowUpOptions, HybridSearch, Part, SearchMode, SearchOptions, ShardedError, ShardedSearch, PAGES_AT_OPEN,
+};
 use std::collections::HashSet;
 
 const DIMS: usize = 8;
@@ -237,6 +239,39 @@ fn hybrid_search_over_shards_equals_the_whole_bundle() {
 }
 
 #[test]
+fn a_follow_up_fetches_the_earlier_questions_shards_and_ranks_as_the_whole_index() {
+    let output = bundle();
+    let whole = lectern::bundle::load_with(|name: &str| {
+        if name == lectern::bundle::MANIFEST_FILE {
+            return Ok(output.manifest_json());
+        }
+        Ok(output.files.iter().find(|(n, _)| n == name).map(|(_, b)| b.clone()).unwrap_or_default())
+    })
+    .expect("loads");
+    let full = HybridSearch::new(whole.chunks, whole.lexical).expect("consistent");
+    let served = Served { output: bundle(), fetched: Default::default() };
+    let mut sharded = ShardedSearch::new(&output.manifest_json()).expect("manifest");
+    sharded.attach_chunk_table(&served.get(&output.manifest.files.chunk_table.name)).expect("table");
+
+    let (question, earlier) = ("how is it calibrated?", ["What does the lidar odometry term42 do?"]);
+    let follow = FollowUpOptions::default();
+    let options = SearchOptions { k: 5, mode: SearchMode::Lexical, ..Default::default() };
+    fetch_all(&served, &mut sharded, |s| s.files_for_query(question));
+    assert!(
+        matches!(
+            sharded.search_follow_up(question, None, None, &earlier, &options, &follow),
+            Err(ShardedError::NotLoaded(_))
+        ),
+        "the earlier question's terms are needed too"
+    );
+    fetch_all(&served, &mut sharded, |s| s.files_for_follow_up(question, &earlier, &follow));
+    let got = sharded.search_follow_up(question, None, None, &earlier, &options, &follow).expect("searches");
+    let want = full.search_follow_up(question, None, None, &earlier, &options, &follow).expect("searches");
+    assert_eq!(got, want);
+    assert_ne!(got, full.search(question, None, &options).expect("searches"), "the conversation changes the results");
+}
+
+#[test]
 fn a_small_sites_catalog_pages_come_with_the_chunk_table_and_a_large_sites_do_not() {
     // Large: more catalog pages than PAGES_AT_OPEN; a question fetches its own pages.
     let large = ShardedSearch::new(&bundle().manifest_json()).expect("manifest");
@@ -318,8 +353,11 @@ fn a_term_shard_that_failed_is_searched_without_and_says_so() {
     });
     let shards = sharded.files_for_query(question);
     assert_eq!(shards.len(), 2, "{shards:?}");
-    let failed =
-        shards.iter().find(|f| query_terms("what is the joint").iter().all(|t| shard_holds(&sharded, f, t))).unwrap().clone();
+    let failed = shards
+        .iter()
+        .find(|f| query_terms("what is the joint").iter().all(|t| shard_holds(&sharded, f, t)))
+        .unwrap()
+        .clone();
     for file in shards.iter().filter(|f| **f != failed) {
         sharded.attach(file.part, file.id, &served.get(&file.name)).expect("attaches");
     }
@@ -338,6 +376,14 @@ fn a_term_shard_that_failed_is_searched_without_and_says_so() {
     let torque = whole("what is the torque");
     assert_eq!(partial.hits, torque.hits);
     assert_eq!(partial.confidence, torque.confidence.at_most_low());
+    // A follow-up goes without it alike (the chat searches every question as one).
+    let earlier = [question];
+    let follow_up = FollowUpOptions::default();
+    assert_eq!(sharded.unavailable_for_follow_up(question, &earlier, &follow_up), std::slice::from_ref(&failed));
+    let followed = sharded
+        .search_follow_up(question, None, None, &earlier, &SearchOptions::default(), &follow_up)
+        .expect("a follow-up searches without it too");
+    assert_eq!(followed.confidence, followed.confidence.at_most_low(), "at most low");
     // The shard arrives after all: the search is whole again.
     sharded.attach(failed.part, failed.id, &served.get(&failed.name)).expect("attaches");
     assert_eq!(sharded.unavailable_for(question), []);

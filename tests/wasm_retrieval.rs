@@ -121,7 +121,7 @@ async fn bad_input_is_refused_with_stable_codes() {
     let mut retriever = Retriever::new(&bundle.manifest).expect("manifest");
     assert!(!retriever.lexical_ready() && !retriever.dense_ready());
     assert_eq!(
-        code(retriever.search(QUESTION, JsValue::UNDEFINED, None).err().unwrap()),
+        code(retriever.search(QUESTION, JsValue::UNDEFINED, None, None).err().unwrap()),
         ("INDEX_UNAVAILABLE".into(), Some("NOT_LOADED".into()))
     );
     let table = bundle.file("/files/chunk_table/name").await;
@@ -134,7 +134,7 @@ async fn bad_input_is_refused_with_stable_codes() {
     assert_eq!(code_of(retriever.load_table(&table)), "INVALID_ARGUMENT", "loaded once only");
     // A search before its term shards are attached is refused, never ranked on part of them.
     assert_eq!(
-        code(retriever.search("robot", JsValue::UNDEFINED, None).err().unwrap()),
+        code(retriever.search("robot", JsValue::UNDEFINED, None, None).err().unwrap()),
         ("INDEX_UNAVAILABLE".into(), Some("NOT_LOADED".into()))
     );
     let long = "é".repeat(1000);
@@ -142,7 +142,7 @@ async fn bad_input_is_refused_with_stable_codes() {
         attach_for(&mut retriever, question, None).await;
     }
 
-    let search = |q: &str, o: JsValue| retriever.search(q, o, None);
+    let search = |q: &str, o: JsValue| retriever.search(q, o, None, None);
     assert_eq!(code_of(search("", JsValue::UNDEFINED)), "EMPTY_QUESTION");
     assert_eq!(code_of(search(" \n\t", JsValue::NULL)), "EMPTY_QUESTION");
     assert_eq!(code_of(search(&"é".repeat(1001), JsValue::UNDEFINED)), "QUESTION_TOO_LONG");
@@ -192,23 +192,34 @@ async fn bad_input_is_refused_with_stable_codes() {
     // selection alone; the question, or question + selection, after. A vector of the wrong
     // width is an error, never a panic or a silently lexical search.
     let hybrid = options(r#"{"mode": "hybrid"}"#);
-    assert_eq!(retriever.vector_query(QUESTION, None, hybrid.clone()).expect("valid"), None, "no dense index yet");
+    assert!(
+        retriever.vector_query(QUESTION, None, hybrid.clone()).expect("valid").is_undefined(),
+        "no dense index yet"
+    );
     retriever.attach_dense(&bundle.file("/files/dense/name").await).expect("dense");
-    assert_eq!(retriever.vector_query(QUESTION, None, hybrid.clone()).expect("valid").as_deref(), Some(QUESTION));
-    assert_eq!(retriever.vector_query(QUESTION, None, options(r#"{"mode": "lexical"}"#)).expect("valid"), None);
+    let texts = to_json(retriever.vector_query(QUESTION, None, hybrid.clone()).expect("valid"));
+    assert_eq!(texts, serde_json::json!({ "text": QUESTION }));
+    assert!(retriever.vector_query(QUESTION, None, options(r#"{"mode": "lexical"}"#)).expect("valid").is_undefined());
+    // A follow-up needs a second vector: that of its text in context.
+    let follow_up = options(r#"{"earlier": ["What is a ROS 2 topic?"]}"#);
+    let texts = to_json(retriever.vector_query(QUESTION, None, follow_up).expect("valid"));
+    assert_eq!(
+        texts,
+        serde_json::json!({ "text": QUESTION, "in_context": format!("What is a ROS 2 topic?\n{QUESTION}") })
+    );
     let selected = "A node discovers its peers through DDS participant announcements.";
-    let text =
-        retriever.vector_query(QUESTION, Some(selected.into()), JsValue::UNDEFINED).expect("valid").expect("a text");
+    let texts = to_json(retriever.vector_query(QUESTION, Some(selected.into()), JsValue::UNDEFINED).expect("valid"));
+    let text = texts["text"].as_str().expect("a text");
     assert!(text.starts_with(QUESTION) && text.ends_with(selected));
     let only = options(r#"{"selectionOnly": true}"#);
-    assert_eq!(retriever.vector_query(QUESTION, Some(selected.into()), only).expect("valid"), None);
+    assert!(retriever.vector_query(QUESTION, Some(selected.into()), only).expect("valid").is_undefined());
     assert_eq!(code_of(retriever.vector_query("", None, JsValue::UNDEFINED)), "EMPTY_QUESTION");
     assert_eq!(
         code_of(retriever.vector_query(QUESTION, Some("short".into()), JsValue::UNDEFINED)),
         "SELECTION_TOO_SHORT"
     );
-    assert_eq!(code_of(retriever.search(QUESTION, hybrid, Some(vec![0.5; 3]))), "INDEX_UNAVAILABLE");
-    assert_eq!(code_of(retriever.search(QUESTION, options(r#"{"mode": "dense"}"#), None)), "MODEL_UNAVAILABLE");
+    assert_eq!(code_of(retriever.search(QUESTION, hybrid, Some(vec![0.5; 3]), None)), "INDEX_UNAVAILABLE");
+    assert_eq!(code_of(retriever.search(QUESTION, options(r#"{"mode": "dense"}"#), None, None)), "MODEL_UNAVAILABLE");
 }
 
 #[wasm_bindgen_test]
@@ -229,7 +240,7 @@ async fn searches_by_keywords_before_the_dense_index_and_model() {
     assert!(terms >= 1 && (terms as u64) < all_terms, "{fetched:?}");
     assert!(fetched.iter().all(|(part, _)| part == "terms" || part == "termPage"));
     assert!(attach_for(&mut retriever, QUESTION, None).await.is_empty(), "nothing is fetched twice");
-    let results = to_json(retriever.search(QUESTION, JsValue::UNDEFINED, None).expect("searches"));
+    let results = to_json(retriever.search(QUESTION, JsValue::UNDEFINED, None, None).expect("searches"));
     assert_eq!(results["mode"], "global");
     assert_eq!(results["mode_used"], "lexical");
     let hits = results["hits"].as_array().expect("hits");
@@ -239,7 +250,7 @@ async fn searches_by_keywords_before_the_dense_index_and_model() {
     // Attaching only what the hits need is enough to read their metadata and texts.
     let fetched = attach_chunks(&mut retriever, &results).await;
     assert!(fetched.iter().filter(|(part, _)| part == "text").count() <= 3, "{fetched:?}");
-    let again = to_json(retriever.search(QUESTION, JsValue::UNDEFINED, None).expect("searches"));
+    let again = to_json(retriever.search(QUESTION, JsValue::UNDEFINED, None, None).expect("searches"));
     assert_eq!(again["missing"], serde_json::json!([]));
     for hit in again["hits"].as_array().unwrap() {
         let index = hit["index"].as_u64().unwrap() as u32;
@@ -301,7 +312,7 @@ async fn gives_the_native_results_on_the_sample_bundle() {
         let native: Value = serde_json::from_slice(&fetch_bytes(&format!("native-search-{mode}.json")).await).unwrap();
         let search = |r: &Retriever| {
             let options = options(&format!(r#"{{"k": 5, "mode": "{mode}"}}"#));
-            to_json(r.search(QUESTION, options, Some(vector.clone())).expect("searches"))
+            to_json(r.search(QUESTION, options, Some(vector.clone()), None).expect("searches"))
         };
         let first = search(&retriever);
         attach_chunks(&mut retriever, &first).await;

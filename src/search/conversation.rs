@@ -43,6 +43,13 @@ pub fn follow_up_query<S: AsRef<str>>(question: &str, earlier: &[S], turns: usiz
     text
 }
 
+/// The text `question` is also searched with, after the `earlier` questions (oldest first),
+/// or `None` when it is searched alone (no earlier question, or `turns` 0): what a search in
+/// context needs a second vector and its own term shards for.
+pub fn in_context_query<S: AsRef<str>>(question: &str, earlier: &[S], follow_up: &FollowUpOptions) -> Option<String> {
+    (!earlier.is_empty() && follow_up.turns > 0).then(|| follow_up_query(question, earlier, follow_up.turns))
+}
+
 impl HybridSearch {
     /// Searches for `question` asked after the `earlier` questions of the conversation
     /// (oldest first). `vector` embeds the question, `context_vector` embeds
@@ -57,12 +64,12 @@ impl HybridSearch {
         options: &SearchOptions,
         follow_up: &FollowUpOptions,
     ) -> Result<SearchResults, SearchError> {
-        if earlier.is_empty() || follow_up.turns == 0 {
+        let Some(context_query) = in_context_query(question, earlier, follow_up) else {
             return self.search(question, vector, options);
-        }
+        };
         let wide = SearchOptions { k: options.candidates.max(options.k), ..options.clone() };
         let alone = self.search(question, vector, &wide)?;
-        let in_context = self.search(&follow_up_query(question, earlier, follow_up.turns), context_vector, &wide)?;
+        let in_context = self.search(&context_query, context_vector, &wide)?;
         let pairs = |hits: &[Hit]| hits.iter().map(|h| (h.index, h.fused)).collect::<Vec<_>>();
         let (alone_list, context_list) = (pairs(&alone.hits), pairs(&in_context.hits));
         let fused = reciprocal_rank_fusion(
@@ -150,6 +157,11 @@ mod tests {
         assert_eq!(follow_up_query("q", &earlier, 2), "second?\nthird?\nq");
         assert_eq!(follow_up_query("q", &earlier, 0), "q");
         assert_eq!(follow_up_query("q", &earlier[..1], 5), "first?\nq");
+        let follow = FollowUpOptions::default();
+        assert_eq!(in_context_query("q", &earlier, &follow).as_deref(), Some("second?\nthird?\nq"));
+        let none: [&str; 0] = [];
+        assert_eq!(in_context_query("q", &none, &follow), None, "no earlier question: alone");
+        assert_eq!(in_context_query("q", &earlier, &FollowUpOptions { turns: 0, ..follow }), None);
     }
 
     #[test]

@@ -22,7 +22,7 @@ pub mod snippet;
 
 pub use confidence::{Confidence, ConfidenceRule, Signals};
 #[cfg(feature = "search")]
-pub use conversation::{follow_up_query, FollowUpOptions};
+pub use conversation::{follow_up_query, in_context_query, FollowUpOptions};
 #[cfg(feature = "search")]
 pub use error::SearchError;
 pub use fusion::{reciprocal_rank_fusion, RankedList};

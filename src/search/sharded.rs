@@ -11,6 +11,7 @@
 //! missing (`unavailable_for`) and rate at most `low`. Which page and shard hold a term or a
 //! chunk is the catalogs' to say (`bundle::Catalog`, `bundle::FetchedPages`).
 
+use super::conversation::{in_context_query, FollowUpOptions};
 use super::error::SearchError;
 use super::hybrid::{HybridSearch, SearchOptions, SearchResults};
 use crate::bundle::{
@@ -168,6 +169,24 @@ impl ShardedSearch {
         out
     }
 
+    /// The files a search for the follow-up `question`, asked after the `earlier` questions
+    /// (oldest first), still needs: those of the question and of its text in context
+    /// ([`in_context_query`]). Empty when [`ShardedSearch::search_follow_up`] can run.
+    pub fn files_for_follow_up<S: AsRef<str>>(
+        &self,
+        question: &str,
+        earlier: &[S],
+        follow_up: &FollowUpOptions,
+    ) -> Vec<NeededFile> {
+        let mut out = self.files_for_query(question);
+        for needed in
+            in_context_query(question, earlier, follow_up).map(|q| self.files_for_query(&q)).unwrap_or_default()
+        {
+            push_new(&mut out, Some(needed));
+        }
+        out
+    }
+
     /// The files still needed for the metadata and text of chunks `indices`: catalog pages
     /// first, then the metadata and text files of their chunk shards.
     pub fn files_for_chunks(&self, indices: &[u32]) -> Vec<NeededFile> {
@@ -293,12 +312,27 @@ impl ShardedSearch {
     /// The parts `lexical_query` needs that are marked unavailable: what a search for it
     /// goes without (empty: the search is exact).
     pub fn unavailable_for(&self, lexical_query: &str) -> Vec<NeededFile> {
-        let unavailable = |f: &NeededFile| match f.part {
-            Part::Terms => self.terms_unavailable.get(f.id).copied().unwrap_or(false),
-            Part::TermPage => self.term_pages_unavailable.get(f.id).copied().unwrap_or(false),
+        self.files_for_query(lexical_query).into_iter().filter(|f| self.is_unavailable(f)).collect()
+    }
+
+    /// The same for a follow-up: the parts of the question's and of its text in context's
+    /// terms ([`files_for_follow_up`](Self::files_for_follow_up)) that are marked unavailable.
+    pub fn unavailable_for_follow_up<S: AsRef<str>>(
+        &self,
+        question: &str,
+        earlier: &[S],
+        follow_up: &FollowUpOptions,
+    ) -> Vec<NeededFile> {
+        self.files_for_follow_up(question, earlier, follow_up).into_iter().filter(|f| self.is_unavailable(f)).collect()
+    }
+
+    /// Whether `file` is a term part marked unavailable.
+    fn is_unavailable(&self, file: &NeededFile) -> bool {
+        match file.part {
+            Part::Terms => self.terms_unavailable.get(file.id).copied().unwrap_or(false),
+            Part::TermPage => self.term_pages_unavailable.get(file.id).copied().unwrap_or(false),
             _ => false,
-        };
-        self.files_for_query(lexical_query).into_iter().filter(unavailable).collect()
+        }
     }
 
     /// Searches; `lexical_query` is the text whose terms are scored (the question, or in
@@ -320,6 +354,33 @@ impl ShardedSearch {
         }
         let mut results = search.search(lexical_query, vector, options)?;
         if !unavailable.is_empty() {
+            results.confidence = results.confidence.at_most_low();
+        }
+        Ok(results)
+    }
+
+    /// Searches for the follow-up `question` asked after the `earlier` questions (oldest
+    /// first), as [`HybridSearch::search_follow_up`] does: `vector` embeds the question,
+    /// `context_vector` its text in context. Refuses while a term shard of either text is
+    /// neither attached nor marked unavailable ([`ShardedSearch::files_for_follow_up`]); with
+    /// parts unavailable the confidence is at most `low`, as in [`search`](Self::search).
+    pub fn search_follow_up<S: AsRef<str>>(
+        &self,
+        question: &str,
+        vector: Option<&[f32]>,
+        context_vector: Option<&[f32]>,
+        earlier: &[S],
+        options: &SearchOptions,
+        follow_up: &FollowUpOptions,
+    ) -> Result<SearchResults, ShardedError> {
+        let search = self.search.as_ref().ok_or_else(|| ShardedError::NotLoaded("the chunk table".into()))?;
+        let needed = self.files_for_follow_up(question, earlier, follow_up);
+        if let Some(missing) = needed.iter().find(|f| !self.is_unavailable(f)) {
+            return Err(ShardedError::NotLoaded(format!("{} (a part the question's terms need)", missing.name)));
+        }
+        let mut results = search.search_follow_up(question, vector, context_vector, earlier, options, follow_up)?;
+        // What is left is marked unavailable: scored without it, as `search` does.
+        if !needed.is_empty() {
             results.confidence = results.confidence.at_most_low();
         }
         Ok(results)

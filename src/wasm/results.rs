@@ -34,6 +34,11 @@ pub struct JsSearchOptions {
     /// searchSelection only: retrieve nothing; the selection is the only context.
     #[cfg_attr(feature = "typescript", ts(as = "Option<bool>"))]
     pub selection_only: bool,
+    /// search only: the conversation's earlier questions, oldest first (a chat passes them
+    /// all; the core decides how many count). A follow-up is then also searched after them,
+    /// and the two rankings fused.
+    #[cfg_attr(feature = "typescript", ts(as = "Option<Vec<String>>"))]
+    pub earlier: Vec<String>,
 }
 
 #[derive(Default, Deserialize)]
@@ -67,6 +72,19 @@ impl JsSearchOptions {
         options.validate()?;
         Ok(options)
     }
+}
+
+/// The texts whose embeddings a search would use (`Retriever.vectorQuery`).
+#[derive(Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct VectorQuery {
+    /// The question (in selected mode question + selection): `search`'s `vector`.
+    pub text: String,
+    /// A follow-up's text in context (the earlier questions that count, then the question):
+    /// `search`'s `contextVector`. Absent without earlier questions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub in_context: Option<String>,
 }
 
 /// What `Retriever.search` and `searchSelection` return.

@@ -8,14 +8,16 @@
 //! from the rest (`unavailable` in the results).
 //! It lives in the small core module: the embedder (tract) is another module, in a worker of
 //! its own, so a search is two steps: `vectorQuery` names the text whose vector the search
-//! would use (none for a keyword search), and `search` takes that vector if it came.
+//! would use (none for a keyword search), and `search` takes that vector if it came. A
+//! follow-up (options `earlier`: the conversation's earlier questions) is also searched in
+//! context, so it names a second text (`in_context`), with term shards and a vector of its own.
 
 use super::codes::Code;
 use super::convert::{from_js, to_js};
 use super::errors::{bundle_error, invalid_error, js_error, search_error};
-use super::results::{Hit, JsSearchOptions, SearchResults};
+use super::results::{Hit, JsSearchOptions, SearchResults, VectorQuery};
 use crate::query::{self, Mode};
-use crate::search::{Part, SearchMode, ShardedError, ShardedSearch};
+use crate::search::{in_context_query, FollowUpOptions, Part, SearchMode, ShardedError, ShardedSearch};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -69,7 +71,7 @@ impl Retriever {
         let files = match selection {
             Some(_) if options.selection_only => Vec::new(),
             Some(selection) => self.inner.files_for_query(&query::selected_mode_query(question, selection)),
-            None => self.inner.files_for_query(question),
+            None => self.inner.files_for_follow_up(question, &options.earlier, &FollowUpOptions::default()),
         };
         to_js(&files)
     }
@@ -137,44 +139,50 @@ impl Retriever {
         self.inner.search_ref().is_some_and(|s| s.has_dense())
     }
 
-    /// The text whose embedding a search with these arguments would use — the question, or
-    /// in selected mode question + selection — or `undefined` when it would use none (keyword
-    /// mode, no dense index yet, selection only). Refuses what `search` would refuse.
-    #[wasm_bindgen(js_name = vectorQuery)]
+    /// The texts whose embeddings a search with these arguments would use — the question, or
+    /// in selected mode question + selection, and for a follow-up (`earlier` given) its text
+    /// in context — or `undefined` when it would use none (keyword mode, no dense index yet,
+    /// selection only). Refuses what `search` would refuse.
+    #[wasm_bindgen(js_name = vectorQuery, unchecked_return_type = "VectorQuery | undefined")]
     pub fn vector_query(
         &self,
         question: &str,
         selection: Option<String>,
         #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
-    ) -> Result<Option<String>, JsError> {
+    ) -> Result<JsValue, JsError> {
         let question = query::question(question).map_err(invalid_error)?;
         let selection = selection.as_deref().map(query::selection).transpose().map_err(invalid_error)?;
         let options: JsSearchOptions = from_js(options)?;
         let mode = options.to_core().map_err(search_error)?.mode;
         if !self.dense_ready() || !matches!(mode, SearchMode::Hybrid | SearchMode::Dense) || options.selection_only {
-            return Ok(None);
+            return Ok(JsValue::UNDEFINED);
         }
-        Ok(Some(match selection {
-            Some(selection) => query::selected_mode_query(question, selection),
-            None => question.to_string(),
-        }))
+        to_js(&match selection {
+            Some(selection) => VectorQuery { text: query::selected_mode_query(question, selection), in_context: None },
+            None => VectorQuery {
+                text: question.to_string(),
+                in_context: in_context_query(question, &options.earlier, &FollowUpOptions::default()),
+            },
+        })
     }
 
     /// Searches for `question` (global mode), once `filesFor` has nothing left to fetch.
     /// Semantic when the dense index is attached and `vector` (the embedding of
-    /// `vectorQuery`'s text, from the embedder module) is given, else lexical; `mode_used`
-    /// says which ran. Hits whose chunk shard is not attached yet have `chunk` and `text`
-    /// null, and `missing` lists the files they need.
+    /// `vectorQuery`'s `text`, from the embedder module) is given — and for a follow-up
+    /// `contextVector` too (that of its `in_context`) — else lexical; `mode_used` says which
+    /// ran. Hits whose chunk shard is not attached yet have `chunk` and `text` null, and
+    /// `missing` lists the files they need.
     #[wasm_bindgen(unchecked_return_type = "SearchResults")]
     pub fn search(
         &self,
         question: &str,
         #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
         vector: Option<Vec<f32>>,
+        #[wasm_bindgen(js_name = contextVector)] context_vector: Option<Vec<f32>>,
     ) -> Result<JsValue, JsError> {
         let question = query::question(question).map_err(invalid_error)?;
         let options: JsSearchOptions = from_js(options)?;
-        to_js(&self.run(question, &options, vector)?)
+        to_js(&self.run(question, &options.earlier, &options, vector, context_vector)?)
     }
 
     /// Selected-text mode: the selection is the primary context; retrieval runs
@@ -205,7 +213,8 @@ impl Retriever {
             return to_js(&empty);
         }
         let combined = query::selected_mode_query(question, selection);
-        let results = self.run(&combined, &options, vector)?;
+        let no_earlier: [&str; 0] = [];
+        let results = self.run(&combined, &no_earlier, &options, vector, None)?;
         to_js(&SearchResults { mode: Mode::Selected, question, selection: Some(selection), ..results })
     }
 
@@ -229,19 +238,29 @@ impl Retriever {
 }
 
 impl Retriever {
-    fn run<'a>(
+    /// Searches for `question` asked after the `earlier` questions (none in selected mode).
+    fn run<'a, S: AsRef<str>>(
         &'a self,
         question: &'a str,
+        earlier: &[S],
         options: &JsSearchOptions,
         vector: Option<Vec<f32>>,
+        context_vector: Option<Vec<f32>>,
     ) -> Result<SearchResults<'a>, JsError> {
         let options = options.to_core().map_err(search_error)?;
-        // A vector is used only where vectorQuery asked for one.
-        let vector =
-            vector.filter(|_| self.dense_ready() && matches!(options.mode, SearchMode::Hybrid | SearchMode::Dense));
+        let follow_up = FollowUpOptions::default();
+        // Vectors are used only where vectorQuery asked for them, and for a follow-up only
+        // both together: its two searches are of one kind, semantic or by keywords.
+        let semantic = self.dense_ready() && matches!(options.mode, SearchMode::Hybrid | SearchMode::Dense);
+        let in_context = in_context_query(question, earlier, &follow_up).is_some();
+        let (vector, context_vector) = match (vector, context_vector) {
+            (Some(v), Some(c)) if semantic && in_context => (Some(v), Some(c)),
+            (Some(v), _) if semantic && !in_context => (Some(v), None),
+            _ => (None, None),
+        };
         let found = self
             .inner
-            .search(question, vector.as_deref(), &options)
+            .search_follow_up(question, vector.as_deref(), context_vector.as_deref(), earlier, &options, &follow_up)
             .map_err(|e| sharded_error(Code::IndexUnavailable, e))?;
         let indices: Vec<u32> = found.hits.iter().map(|h| h.index).collect();
         let hits = found
@@ -266,7 +285,7 @@ impl Retriever {
             mode_used: Some(found.mode_used),
             hits,
             missing: self.inner.files_for_chunks(&indices),
-            unavailable: self.inner.unavailable_for(question),
+            unavailable: self.inner.unavailable_for_follow_up(question, earlier, &follow_up),
         })
     }
 }

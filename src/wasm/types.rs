@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 const TYPES: &str = r#"
 import type {
   AskRequest, ChatConfig, ChatErrorCode, ChatEvent, ChatResponse, ChatRules, ChunkMeta, Conversation,
-  FileEntry, LecternErrorCode, Manifest, NeededFile, SearchOptions, SearchResults,
+  FileEntry, LecternErrorCode, Manifest, NeededFile, SearchOptions, SearchResults, VectorQuery,
 } from "./lectern-types.js";
 export type * from "./lectern-types.js";
 

@@ -9,7 +9,7 @@
 //! module carries any of it.
 
 use super::codes::Code;
-use super::results::{JsSearchOptions, SearchResults};
+use super::results::{JsSearchOptions, SearchResults, VectorQuery};
 use crate::advice::{Action, OFFLINE, TABLE};
 use crate::bundle::Manifest;
 use crate::chat::{AskRequest, ChatConfig, ChatErrorCode, ChatEvent, ChatRules, Conversation};
@@ -37,6 +37,7 @@ fn roots(out: &mut Declarations) {
     out.visit::<Conversation>();
     out.visit::<JsSearchOptions>();
     out.visit::<SearchResults>();
+    out.visit::<VectorQuery>();
     out.visit::<NeededFile>();
     out.visit::<Manifest>();
     out.visit::<UsageEvent>();
@@ -149,6 +150,7 @@ mod tests {
             "Conversation",
             "SearchOptions",
             "SearchResults",
+            "VectorQuery",
             "Hit",
             "ChunkMeta",
             "NeededFile",

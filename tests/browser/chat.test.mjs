@@ -383,3 +383,62 @@ test("a prompt-injection selection stays inside the quoted context", async (t) =
   assert.ok(open >= 0 && open < injected && injected < close, "the injected text is inside the quote");
   assert.equal(user.split("</selected_text>").length - 1, 1, "the selection could not close the quote");
 });
+
+// A follow-up of the sample's eval set (tests/eval/questions/sample.jsonl, sample-114): alone
+// it names nothing of its topic ("it" is a topic), so its section is found only in the
+// conversation's context, in keyword and in hybrid search alike.
+const FOLLOW_UP = {
+  previous: ["How do I print every message on a topic from the terminal?", "How do I show only one field of it?"],
+  question: "And how do I check how often it is actually being published?",
+  expected: "/docs/ros2-fundamentals/nodes-topics#inspecting-topics-from-the-command-line",
+};
+
+/**
+ * In the page: a chat (extractive answers: no endpoint) over the sample bundle, keyword
+ * search (`hybrid`: once the model is in), that asks `questions` in turn, 2 s apart, and
+ * records the URLs each question retrieved (the chat's own retrieval API, wrapped).
+ */
+async function retrievedInChat({ questions, hybrid }) {
+  const lectern = await Lectern.open({ bundleUrl: "/chat/bundle/", loadModel: hybrid });
+  if (hybrid) await lectern.whenHybrid();
+  const retrieved = [];
+  const recording = {
+    async search(question, options) {
+      const found = await lectern.search(question, options);
+      retrieved.push({ mode_used: found.mode_used, confidence: found.confidence, urls: found.chunks.map((c) => c.url) });
+      return found;
+    },
+    searchSelection: (...args) => lectern.searchSelection(...args),
+  };
+  const chat = await LecternChat.create({ lectern: recording });
+  chat.newConversation(); // not the one an earlier call left in this tab
+  const answers = [];
+  for (const [i, question] of questions.entries()) {
+    if (i > 0) await new Promise((r) => setTimeout(r, 2100));
+    const response = await chat.ask({ question });
+    answers.push({ kind: response.kind, sources: response.sources.map((s) => s.url) });
+  }
+  lectern.close();
+  return { retrieved, answers };
+}
+
+for (const hybrid of [false, true]) {
+  test(`a follow-up in a chat retrieves its earlier question's topic (${hybrid ? "hybrid" : "keyword"} search)`, async (t) => {
+    const page = await openPage(t, env);
+    const alone = await inPage(page, retrievedInChat, { questions: [FOLLOW_UP.question], hybrid });
+    assert.equal(alone.error, undefined, JSON.stringify(alone.error));
+    const inChat = await inPage(page, retrievedInChat, { questions: [...FOLLOW_UP.previous, FOLLOW_UP.question], hybrid });
+    assert.equal(inChat.error, undefined, JSON.stringify(inChat.error));
+    const [first] = alone.value.retrieved;
+    const follow = inChat.value.retrieved.at(-1);
+    t.diagnostic(`alone: ${JSON.stringify(first)}; in the chat: ${JSON.stringify(follow)}`);
+    assert.equal(first.mode_used, hybrid ? "hybrid" : "lexical");
+    assert.equal(follow.mode_used, first.mode_used);
+    assert.ok(!first.urls.slice(0, 3).includes(FOLLOW_UP.expected), "alone, the follow-up does not find its section in the top 3");
+    assert.ok(follow.urls.slice(0, 3).includes(FOLLOW_UP.expected), `in the chat it does: ${follow.urls}`);
+    assert.notEqual(follow.confidence, "none", "and it is not refused");
+    const answer = inChat.value.answers.at(-1);
+    assert.equal(answer.kind, "extractive");
+    assert.ok(answer.sources.includes(FOLLOW_UP.expected), `the answer cites it: ${answer.sources}`);
+  });
+}

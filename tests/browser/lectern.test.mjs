@@ -159,7 +159,7 @@ test("the model is built in a worker of its own: a keyword search answers while 
   assert.equal(r.after, "hybrid");
 });
 
-test("gives the same results as the native `lectern search`", async (t) => {
+test("gives the same results as the native `lectern search`, follow-ups (`--previous`) too", async (t) => {
   const native = JSON.parse(readFileSync(path.join(ASSETS, "native/search.json"), "utf8"));
   const page = await openPage(t);
   const { value: browserResults, error } = await inPage(
@@ -168,17 +168,17 @@ test("gives the same results as the native `lectern search`", async (t) => {
       const lectern = await Lectern.open({ bundleUrl });
       await lectern.whenHybrid();
       const out = [];
-      for (const { question, mode } of queries) out.push(await lectern.search(question, { k: 5, mode }));
+      for (const { question, previous, mode } of queries) out.push(await lectern.search(question, { k: 5, mode, ...(previous ? { earlier: previous } : {}) }));
       lectern.close();
       return out;
     },
-    { bundleUrl: "/parity/bundle/", queries: native.map(({ question, mode }) => ({ question, mode })) },
+    { bundleUrl: "/parity/bundle/", queries: native.map(({ question, previous, mode }) => ({ question, previous, mode })) },
   );
   assert.equal(error, undefined, JSON.stringify(error));
   let maxScoreDiff = 0;
-  native.forEach(({ question, mode, result }, i) => {
+  native.forEach(({ question, previous, mode, result }, i) => {
     const got = browserResults[i];
-    const label = `${mode}: ${question}`;
+    const label = `${mode}: ${previous ? `${previous.join(" / ")} / ` : ""}${question}`;
     assert.equal(got.mode_used, result.mode_used, label);
     assert.equal(got.confidence, result.confidence, label);
     assert.deepEqual(got.chunks.map((c) => c.chunk_id), result.results.map((r) => r.chunk_id), label);

@@ -19,8 +19,8 @@ trap 'rm -rf "$assets"' EXIT
 
 step "browser tests: native reference results"
 mkdir -p "$assets/native"
-# One `lectern search --json` per question and mode, and one embedding per text: what the
-# browser must reproduce.
+# One `lectern search --json` per question (and follow-up) and mode, and one embedding per
+# text: what the browser must reproduce.
 python3 - "$here/questions.json" "$assets" "$LECTERN_BIN" <<'PY'
 import json, subprocess, sys
 questions, assets, lectern = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
@@ -30,6 +30,12 @@ for mode in ("lexical", "hybrid"):
         out = subprocess.run([lectern, "search", "--index", f"{assets}/bundle", "--json", "--k", "5", "--mode", mode, q],
                              check=True, capture_output=True, text=True).stdout
         results.append({"question": q, "mode": mode, "result": json.loads(out)})
+    # Follow-ups, searched in their conversation's context (the chat's `earlier`).
+    for f in questions["follow_up"]:
+        previous = [a for p in f["previous"] for a in ("--previous", p)]
+        out = subprocess.run([lectern, "search", "--index", f"{assets}/bundle", "--json", "--k", "5", "--mode", mode, *previous,
+                              "--", f["question"]], check=True, capture_output=True, text=True).stdout
+        results.append({"question": f["question"], "previous": f["previous"], "mode": mode, "result": json.loads(out)})
 json.dump(results, open(f"{assets}/native/search.json", "w"))
 with open(f"{assets}/native/texts.jsonl", "w") as f:
     for text in questions["embed"]:

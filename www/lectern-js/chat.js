@@ -8,8 +8,8 @@
 // The rules (validation, refusal, prompt, stream parsing, storage) and every event of a
 // turn, from `status retrieving` or a refused question's `error` to the final one, come from
 // the small core wasm module on this thread (lectern_core_bg.*.wasm, no model inside; the
-// worker runs the same compiled module for retrieval). This file only calls the search and
-// forwards the reader's abort.
+// worker runs the same compiled module for retrieval). This file only calls the search (with
+// the conversation's earlier questions, for follow-ups) and forwards the reader's abort.
 
 import { Chat, rules as coreRules, validateConfig as coreValidateConfig } from "./lectern_core.js";
 import { pageCore } from "./page-core.js";
@@ -131,7 +131,7 @@ export class LecternChat {
         retrieval =
           valid.mode === "selected"
             ? await this.#lectern.searchSelection(valid.selection, valid.question, { k: this.#k, selectionOnly: this.#selectionOnly, filters, signal: search.signal })
-            : await this.#lectern.search(valid.question, { k: this.#k, filters, signal: search.signal });
+            : await this.#lectern.search(valid.question, { k: this.#k, filters, earlier: this.#earlierQuestions(), signal: search.signal });
       } catch (e) {
         // What the reader was told comes along; the chat keeps it with the answer.
         const { code = "INDEX_UNAVAILABLE", message, suggestion, action, detail, technical } = e ?? {};
@@ -144,6 +144,15 @@ export class LecternChat {
       signal?.removeEventListener("abort", onAbort);
       if (this.#search === search) this.#search = null;
     }
+  }
+
+  /** The conversation's questions so far, oldest first (the one being asked is not in it
+   * yet): a follow-up is retrieved in their context, and the core decides how many count. */
+  #earlierQuestions() {
+    return this.#chat
+      .conversation()
+      .messages.filter((m) => m.role === "user")
+      .map((m) => m.content);
   }
 
   stop() {

@@ -123,11 +123,13 @@ async function search(msg, signal, selected) {
   cancelled();
   const r = state.retriever;
   if (!r) throw codedError("INDEX_UNAVAILABLE", "The search index is not loaded", "NOT_LOADED");
-  // The vector comes from the embedder's worker, when the search would use one and the
-  // model is built; until then the search is by keywords.
-  const text = inWasm(() => r.vectorQuery(msg.question, selected ? msg.selection : undefined, msg.options));
-  // Without its vector (the embedder failed: reported as model-failed) the search is by keywords.
-  const embedding = text !== undefined && state.embedder ? embedText(text).catch(() => undefined) : undefined;
+  // The vectors come from the embedder's worker, when the search would use them and the
+  // model is built; until then the search is by keywords. A follow-up (options.earlier) has
+  // two: the question's and its text in context's (the core names both texts). Without its
+  // vectors (the embedder failed: reported as model-failed) the search is by keywords.
+  const texts = inWasm(() => r.vectorQuery(msg.question, selected ? msg.selection : undefined, msg.options));
+  const embed = (text) => (text !== undefined && state.embedder ? embedText(text).catch(() => undefined) : undefined);
+  const embeddings = Promise.all([embed(texts?.text), embed(texts?.in_context)]);
   // Meanwhile, the term shards of the question's words (the core names them; nothing else
   // of the keyword index is downloaded). One that cannot be had is marked unavailable: the
   // question is scored from the others, and the results say so (`partial`).
@@ -135,9 +137,11 @@ async function search(msg, signal, selected) {
   const terms = fetchParts(() => r.filesFor(msg.question, selected ? msg.selection : undefined, msg.options), "INDEX_UNAVAILABLE", errors, (f) =>
     inWasm(() => r.markUnavailable(f.part, f.id)),
   );
-  const [vector] = await Promise.all([embedding, terms]);
+  const [[vector, contextVector]] = await Promise.all([embeddings, terms]);
   cancelled();
-  const found = inWasm(() => (selected ? r.searchSelection(msg.selection, msg.question, msg.options, vector) : r.search(msg.question, msg.options, vector)));
+  const found = inWasm(() =>
+    selected ? r.searchSelection(msg.selection, msg.question, msg.options, vector) : r.search(msg.question, msg.options, vector, contextVector),
+  );
   if (found.missing.length) {
     // The chunk shards of the results: their metadata and text.
     const indices = Uint32Array.from(found.hits.map((hit) => hit.index));

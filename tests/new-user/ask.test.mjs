@@ -1,6 +1,7 @@
 // A reader on the new user's site (tests/new-user/run.sh sets the origin): opens a docs
 // page, presses Ctrl+I, asks about the page, gets a streamed answer with citations, and
-// every cited link lands on its section.
+// every cited link lands on its section; then types into the navbar's search box (which
+// the one plugin line added) and follows a result.
 //
 //   LECTERN_NU_ORIGIN     the served site, e.g. http://127.0.0.1:3000
 //   LECTERN_NU_PAGE       the docs page to ask on (/docs/intro: the template's own intro)
@@ -90,5 +91,42 @@ test(`${label}: Ctrl+I, a question about the page, an answer whose citations lan
     }
     await landing.close();
   }
+  assert.deepEqual(uncaught, [], "nothing throws uncaught on the page");
+});
+
+test(`${label}: the navbar's search box finds the page as the reader types, and lands on it`, { timeout: 120_000 }, async (t) => {
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  t.after(() => browser.close());
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const uncaught = [];
+  page.on("pageerror", (e) => uncaught.push(e.message));
+
+  await page.goto(origin + "/");
+  // The template's home page has the search box too (the plugin provides the SearchBar).
+  await page.waitForSelector("[data-lectern-search-button]", { timeout: 60_000 });
+  await page.waitForSelector("[data-lectern-hydrated]", { state: "attached", timeout: 60_000 });
+  await page.click("[data-lectern-search-button]");
+  await page.waitForSelector("dialog.lectern-search[open] .lectern-search__input");
+  await page.keyboard.type("node vers", { delay: 50 });
+  await page.waitForFunction(
+    () => document.querySelector('.lectern-search__body[data-lectern-search-status="ready"] a.lectern-result') && document.querySelector(".lectern-search__input").value === "node vers",
+    null,
+    { timeout: 90_000 },
+  );
+  const rows = await page.locator(".lectern-search a.lectern-result").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+  t.diagnostic(`results for "node vers": ${rows.join(" ")}`);
+  assert.ok(rows.some((h) => new URL(h, origin).pathname.replace(/\/$/, "") === pagePath), `${pagePath} is among the results`);
+  mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: path.join(artifacts, `${label}-search.png`) });
+  const target = rows.find((h) => new URL(h, origin).pathname.replace(/\/$/, "") === pagePath);
+  // Down to that row, Enter: the page opens.
+  for (let i = 0; i < rows.length; i++) {
+    const active = await page.evaluate(() => document.getElementById(document.querySelector(".lectern-search__input").getAttribute("aria-activedescendant"))?.querySelector("a")?.getAttribute("href"));
+    if (active === target) break;
+    await page.keyboard.press("ArrowDown");
+  }
+  await page.keyboard.press("Enter");
+  await page.waitForFunction((p) => location.pathname.replace(/\/$/, "") === p, pagePath, { timeout: 30_000 });
   assert.deepEqual(uncaught, [], "nothing throws uncaught on the page");
 });

@@ -3,7 +3,8 @@
 # `npm install`s Lectern's published tarballs (dist/, from scripts/pack.sh) and adds one
 # `plugins:` line. For the JavaScript and the TypeScript template: `docusaurus build`,
 # `docusaurus serve`, then in Chromium open a docs page, Ctrl+I, ask about it, and follow
-# the answer's citations to their sections. Then `docusaurus start` on the JS site: it
+# the answer's citations to their sections; type into the navbar's search box the plugin
+# added and follow a result. Then `docusaurus start` on the JS site: it
 # indexes, serves the widget, and re-indexes an edited page. Last, the portable CLI: with
 # the platform binary gone and @lectern/cli-wasm32-wasi installed, `npx lectern build` and
 # `docusaurus build` still index the site.

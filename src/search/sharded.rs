@@ -347,16 +347,8 @@ impl ShardedSearch {
         options: &SearchOptions,
     ) -> Result<SearchResults, ShardedError> {
         let search = self.search.as_ref().ok_or_else(|| ShardedError::NotLoaded("the chunk table".into()))?;
-        let missing = self.files_for_query(lexical_query);
-        let unavailable = self.unavailable_for(lexical_query);
-        if let Some(missing) = missing.iter().find(|f| !unavailable.contains(f)) {
-            return Err(ShardedError::NotLoaded(format!("{} (a part the question's terms need)", missing.name)));
-        }
-        let mut results = search.search(lexical_query, vector, options)?;
-        if !unavailable.is_empty() {
-            results.confidence = results.confidence.at_most_low();
-        }
-        Ok(results)
+        let partial = self.partial_or_missing(&self.files_for_query(lexical_query))?;
+        Ok(at_most_low_if(partial, search.search(lexical_query, vector, options)?))
     }
 
     /// Searches for the follow-up `question` asked after the `earlier` questions (oldest
@@ -374,16 +366,23 @@ impl ShardedSearch {
         follow_up: &FollowUpOptions,
     ) -> Result<SearchResults, ShardedError> {
         let search = self.search.as_ref().ok_or_else(|| ShardedError::NotLoaded("the chunk table".into()))?;
-        let needed = self.files_for_follow_up(question, earlier, follow_up);
-        if let Some(missing) = needed.iter().find(|f| !self.is_unavailable(f)) {
-            return Err(ShardedError::NotLoaded(format!("{} (a part the question's terms need)", missing.name)));
+        let partial = self.partial_or_missing(&self.files_for_follow_up(question, earlier, follow_up))?;
+        Ok(at_most_low_if(
+            partial,
+            search.search_follow_up(question, vector, context_vector, earlier, options, follow_up)?,
+        ))
+    }
+
+    /// The one gate before a search: `needed` (the term parts not attached) must all be marked
+    /// unavailable, or the search waits for the first that is not; whether any is (the search
+    /// then goes without it: partial).
+    fn partial_or_missing(&self, needed: &[NeededFile]) -> Result<bool, ShardedError> {
+        match needed.iter().find(|f| !self.is_unavailable(f)) {
+            Some(missing) => {
+                Err(ShardedError::NotLoaded(format!("{} (a part the question's terms need)", missing.name)))
+            }
+            None => Ok(!needed.is_empty()),
         }
-        let mut results = search.search_follow_up(question, vector, context_vector, earlier, options, follow_up)?;
-        // What is left is marked unavailable: scored without it, as `search` does.
-        if !needed.is_empty() {
-            results.confidence = results.confidence.at_most_low();
-        }
-        Ok(results)
     }
 
     /// The chunk shard (id over all chunk shards) holding chunk `index`, and the shard, once
@@ -430,6 +429,15 @@ fn page_file<S: Shard>(part: Part, catalog: &Catalog<S>, page: usize) -> Option<
 }
 
 /// Adds `needed` unless the same part is already listed.
+/// A partial search's results: scored without the parts that could not be had, so rated at
+/// most `low`.
+fn at_most_low_if(partial: bool, mut results: SearchResults) -> SearchResults {
+    if partial {
+        results.confidence = results.confidence.at_most_low();
+    }
+    results
+}
+
 fn push_new(out: &mut Vec<NeededFile>, needed: Option<NeededFile>) {
     if let Some(needed) = needed.filter(|n| !out.iter().any(|f| f.part == n.part && f.id == n.id)) {
         out.push(needed);

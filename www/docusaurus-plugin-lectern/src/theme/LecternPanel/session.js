@@ -131,13 +131,15 @@ function createSession(config) {
   lectern.catch(failed);
 
   let modelStarted = false;
+  const loadModel = () => {
+    modelStarted = true;
+    set({ model: "downloading", modelProgress: null, modelError: null });
+    lectern.then((l) => l.loadModel()).catch(() => {}); // the outcome arrives as progress events
+  };
   const startModel = () => {
     lectern.then(
       (l) => {
-        if (modelStarted || l.state.hybrid) return;
-        modelStarted = true;
-        set({ model: "downloading", modelProgress: null, modelError: null });
-        l.loadModel().catch(() => {}); // the outcome arrives as progress events
+        if (!modelStarted && !l.state.hybrid) loadModel();
       },
       () => {},
     );
@@ -145,9 +147,7 @@ function createSession(config) {
   // After a failure: the same retrieval API loads the model again (started or not before).
   const retryModel = () => {
     failedOffline = false;
-    modelStarted = true;
-    set({ model: "downloading", modelProgress: null, modelError: null });
-    lectern.then((l) => l.loadModel()).catch(() => {}); // the outcome arrives as progress events
+    loadModel();
   };
 
   /** @type {Promise<Runtime> | null} */

@@ -27,7 +27,9 @@ if (!origin) throw new Error("LECTERN_NU_ORIGIN is not set: run tests/new-user/r
 // The template's intro says which Node.js version a site needs; asked the way a reader would.
 const QUESTION = "What version of Node do I have to install before I begin?";
 
-test(`${label}: Ctrl+I, a question about the page, an answer whose citations land on their sections`, { timeout: 180_000 }, async (t) => {
+/** A desktop-sized page (and its context) in a fresh Chromium (closed after test `t`), with the errors it throws
+ * uncaught collected and its console errors reported. */
+async function openPage(t) {
   const browser = await chromium.launch(chromiumLaunchOptions());
   t.after(() => browser.close());
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -35,6 +37,11 @@ test(`${label}: Ctrl+I, a question about the page, an answer whose citations lan
   const uncaught = [];
   page.on("pageerror", (e) => uncaught.push(e.message));
   page.on("console", (m) => m.type() === "error" && t.diagnostic(`console.error: ${m.text()}`));
+  return { context, page, uncaught };
+}
+
+test(`${label}: Ctrl+I, a question about the page, an answer whose citations land on their sections`, { timeout: 180_000 }, async (t) => {
+  const { context, page, uncaught } = await openPage(t);
 
   await page.goto(origin + pagePath);
   await page.waitForSelector("[data-lectern-hydrated]", { state: "attached", timeout: 60_000 });
@@ -95,12 +102,7 @@ test(`${label}: Ctrl+I, a question about the page, an answer whose citations lan
 });
 
 test(`${label}: the navbar's search box finds the page as the reader types, and lands on it`, { timeout: 120_000 }, async (t) => {
-  const browser = await chromium.launch(chromiumLaunchOptions());
-  t.after(() => browser.close());
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  const uncaught = [];
-  page.on("pageerror", (e) => uncaught.push(e.message));
+  const { page, uncaught } = await openPage(t);
 
   await page.goto(origin + "/");
   // The template's home page has the search box too (the plugin provides the SearchBar).

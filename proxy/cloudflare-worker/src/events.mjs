@@ -22,6 +22,7 @@ const MAX_FIELDS = 24;
 const MAX_STRING_CHARS = 300;
 const MAX_TEXT_CHARS = 1000;
 const MAX_LIST_ITEMS = 10;
+const MAX_ITEM_FIELDS = 4;
 const KIND = /^[a-z][a-z0-9_.:-]{0,39}$/;
 const FIELD = /^[A-Za-z][A-Za-z0-9_]{0,39}$/;
 /** Fields that may carry text a reader typed or selected: stored only with EVENTS_STORE_TEXT. */
@@ -35,6 +36,21 @@ export function eventsEnabled(config) {
 
 function cleanString(s, max) {
   return s.length > max ? s.slice(0, max) : s;
+}
+
+const plain = (v, max) => (typeof v === "string" ? cleanString(v, max) : typeof v === "number" && Number.isFinite(v) ? v : undefined);
+
+/** A list's item: a plain value, or a record of plain values (at most MAX_ITEM_FIELDS); else undefined. */
+function cleanItem(item, max) {
+  if (!item || typeof item !== "object" || Array.isArray(item)) return plain(item, max);
+  const out = {};
+  for (const [name, value] of Object.entries(item)) {
+    const clean = FIELD.test(name) ? plain(value, max) : undefined;
+    if (clean === undefined) continue;
+    out[name] = clean;
+    if (Object.keys(out).length >= MAX_ITEM_FIELDS) break;
+  }
+  return Object.keys(out).length ? out : undefined;
 }
 
 /** A flat, bounded copy of an event, or null when it is not one (no valid `kind`). */
@@ -53,11 +69,12 @@ export function cleanEvent(event, { storeText }) {
     else if (typeof value === "number") clean = Number.isFinite(value) ? value : undefined;
     else if (typeof value === "boolean" || value === null) clean = value;
     else if (Array.isArray(value)) {
-      // Lists of plain values (e.g. the cited sources' URLs); nested objects are left out.
+      // Lists of plain values, or of flat records of them (an answer's sources: {url, title});
+      // anything deeper is left out.
       clean = value
-        .filter((v) => typeof v === "string" || (typeof v === "number" && Number.isFinite(v)))
-        .slice(0, MAX_LIST_ITEMS)
-        .map((v) => (typeof v === "string" ? cleanString(v, max) : v));
+        .map((v) => cleanItem(v, max))
+        .filter((v) => v !== undefined)
+        .slice(0, MAX_LIST_ITEMS);
     }
     if (clean === undefined) continue;
     out[name] = clean;

@@ -110,7 +110,7 @@ describe("the events route", () => {
     assert.equal(without.Question, undefined, "text field names match in any case");
   });
 
-  test("stores no IP and no header; bounds every field; drops nested objects; the proxy's own fields win", async () => {
+  test("stores no IP and no header; bounds every field; drops nested objects (a list keeps flat records); the proxy's own fields win", async () => {
     const EVENTS_DATASET = dataset();
     const r = await send(createProxy({ now: () => T0 }), {
       env: { EVENTS_DATASET },
@@ -121,7 +121,8 @@ describe("the events route", () => {
           code: "LLM_TIMEOUT",
           detail: "x".repeat(1000),
           nested: { ip: "1.2.3.4" },
-          list: ["a", { b: 1 }, 2, ...Array(20).fill("z")],
+          list: ["a", { b: 1, deep: { ip: "1.2.3.4" }, "no field": 2 }, { deep: [1] }, 2, ...Array(20).fill("z")],
+          sources: [{ url: "/docs/a#b", title: "A › B" }, { url: "/docs/c", title: "t".repeat(400), n: 2, x: true }],
           "not a field": 1,
           time: "forged",
           origin: "https://forged.example",
@@ -132,7 +133,8 @@ describe("the events route", () => {
     const e = JSON.parse(EVENTS_DATASET.points[0].blobs[3]);
     assert.equal(e.detail.length, 300);
     assert.equal(e.nested, undefined);
-    assert.deepEqual(e.list, ["a", 2, ...Array(8).fill("z")]);
+    assert.deepEqual(e.list, ["a", { b: 1 }, 2, ...Array(7).fill("z")]);
+    assert.deepEqual(e.sources, [{ url: "/docs/a#b", title: "A › B" }, { url: "/docs/c", title: "t".repeat(300), n: 2 }], "an answer's sources, as the widget sends them");
     assert.equal(e.time, "2026-11-25T12:00:00.000Z");
     assert.equal(e.origin, SITE);
     assert.equal("not a field" in e, false);

@@ -154,7 +154,7 @@ export async function screenshot(page, name, options = {}) {
 export async function recordEvents(page) {
   await page.evaluate(() => {
     window.__lecternEvents = [];
-    for (const name of ["open", "close", "question", "answer", "feedback", "copy", "new-conversation", "error"]) {
+    for (const name of ["open", "close", "copy", "new-conversation", "question", "answer", "refusal", "error", "feedback", "citation_click", "search", "search_click"]) {
       window.addEventListener(`lectern:${name}`, (e) => window.__lecternEvents.push({ name, detail: e.detail }));
     }
   });

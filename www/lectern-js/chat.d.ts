@@ -33,6 +33,8 @@ export type {
   ReaderAction,
   Role,
   SourceReference,
+  UsageEvent,
+  UsageEventSource,
 } from "./lectern-types.js";
 
 /** The events of one ask(), one type each (picked from ChatEvent by `type`). */

@@ -53,6 +53,19 @@ export interface Options extends ChatOptionsInput {
    * preferred or latest version), with a control to widen to all versions. Default true. */
   contextualSearch?: boolean;
 
+  // ---- usage events (always `lectern:<kind>` CustomEvents on window) ----
+  /** A module of the site, as a path from the site's folder (e.g. "./src/lectern-events.js"):
+   * its default export receives every usage event. Resolved at build time. Default null. */
+  onEvent?: string | null;
+  /** Forward the events to Google Analytics (gtag), Plausible and Umami when the page has
+   * them, as `lectern_<kind>`. Default false. */
+  eventsToAnalytics?: boolean;
+  /** Send the events, batched, to this URL: the proxy's /v1/events (an http(s) URL, or a path
+   * on the site). Default null (not sent). */
+  eventsEndpoint?: string | null;
+  /** Include what the reader typed (the question, the search query) in the events. Default false. */
+  eventsIncludeText?: boolean;
+
   // ---- build ----
   /** URL folder, under the site's baseUrl, for the index bundle (<path>/bundle/) and the
    * browser runtime (<path>/runtime/). Default "lectern". */
@@ -94,8 +107,10 @@ export interface Launcher {
 /** The options after validation: the plugin's own with their defaults, the chat options
  * apart (checked by the core, which owns their defaults). */
 export type PluginOptions = Required<
-  Omit<Options, keyof ChatOptionsInput | "welcome" | "cli" | "bundleDir" | "runtimeDir" | "personas" | "launcher">
+  Omit<Options, keyof ChatOptionsInput | "welcome" | "cli" | "bundleDir" | "runtimeDir" | "personas" | "launcher" | "onEvent" | "eventsEndpoint">
 > & {
+  onEvent: string | null;
+  eventsEndpoint: string | null;
   launcher: Required<Launcher>;
   chat: ChatOptionsInput;
   personas: PersonaOption[] | null;

@@ -17,12 +17,13 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const { createRequire } = require("node:module");
-const { normalizeOptions, withSiteTitle, validateOptions, applyCoreRules, clientOptions, PLUGIN } = require("./options");
+const { normalizeOptions, withSiteTitle, validateOptions, applyCoreRules, clientOptions, OptionsError, PLUGIN } = require("./options");
 const { loadRules } = require("./rules");
 const { summarizeConfig } = require("./config-summary");
 const { findCli, runLecternBuild } = require("./cli");
 const { findRuntimeDir, runtimeFiles, bundleFiles, llmsFiles, LecternAssetsPlugin } = require("./assets");
 const { themePath } = require("./theme-path");
+const { USAGE_MODULE, findSiteModule, writeUsageModule } = require("./usage-module");
 
 async function pluginLectern(context, rawOptions) {
   const { siteDir, siteConfig, siteConfigPath, baseUrl } = context;
@@ -52,6 +53,8 @@ async function pluginLectern(context, rawOptions) {
   };
   // Where `lectern build` keeps its bundle between runs (incremental), per plugin instance.
   const workDir = path.join(siteDir, "node_modules", ".cache", "lectern", options.id);
+  // Where the usage events go, and the site's onEvent module (a wrong path stops here).
+  const usageModule = writeUsageModule(workDir, options, siteModule(options.onEvent, siteDir));
   /** Shared with the webpack plugin: what to emit at the next compilation. */
   const state = { files: [] };
   /** The site's static folders: an llms file there is the site's own. */
@@ -118,10 +121,12 @@ async function pluginLectern(context, rawOptions) {
     },
 
     configureWebpack(_config, isServer) {
-      if (!isServer) return { plugins: [new LecternAssetsPlugin(state)] };
+      // The usage events' options and the site's onEvent module (LecternWidget/usage.js).
+      const resolve = { alias: { [USAGE_MODULE]: usageModule } };
+      if (!isServer) return { resolve, plugins: [new LecternAssetsPlugin(state)] };
       // The server bundle turns the runtime's `import(url)` into require(): it never runs
       // there (the panel is browser-only), so webpack's warning about it is noise.
-      return { ignoreWarnings: [{ module: /LecternPanel[\\/]session\.js/, message: /Critical dependency/ }] };
+      return { resolve, ignoreWarnings: [{ module: /LecternPanel[\\/]session\.js/, message: /Critical dependency/ }] };
     },
 
     async getDefaultCodeTranslationMessages() {
@@ -142,6 +147,16 @@ async function pluginLectern(context, rawOptions) {
       return watched.map((dir) => path.join(path.resolve(siteDir, dir), "**/*.{md,mdx}"));
     },
   };
+}
+
+/** The file of the site's onEvent module (null: none), or the OptionsError saying why not. */
+function siteModule(given, siteDir) {
+  if (given === null) return null;
+  try {
+    return findSiteModule(given, siteDir);
+  } catch (e) {
+    throw new OptionsError(e.message);
+  }
 }
 
 /**

@@ -26,6 +26,13 @@ const DEFAULT_OPTIONS = Object.freeze({
   searchShortcuts: true,
   recentSearches: true,
   contextualSearch: true,
+  // Usage events (LecternWidget/usage.js): always `lectern:<kind>` window events; the site's
+  // hook module, its analytics, its proxy only when set. A reader's text only with
+  // eventsIncludeText. They reach the browser through usage-module.js, not global data.
+  onEvent: null,
+  eventsToAnalytics: false,
+  eventsEndpoint: null,
+  eventsIncludeText: false,
   // Build.
   path: "lectern",
   cli: null,
@@ -159,6 +166,10 @@ function normalizeOptions(input = {}) {
   out.recentSearches = checkBoolean(o, "recentSearches");
   out.contextualSearch = checkBoolean(o, "contextualSearch");
   out.launcher = checkLauncher(o.launcher);
+  out.onEvent = checkString(o, "onEvent");
+  out.eventsToAnalytics = checkBoolean(o, "eventsToAnalytics");
+  out.eventsEndpoint = checkString(o, "eventsEndpoint");
+  out.eventsIncludeText = checkBoolean(o, "eventsIncludeText");
   if (out.launcher.type === "navbar" && !out.searchBar) {
     throw new OptionsError(`"launcher": "navbar" puts the button beside Lectern's search box, which "searchBar: false" turns off; use "floating" or "none".`);
   }
@@ -219,6 +230,15 @@ function applyCoreRules(options, { validateConfig, didYouMean, rules }) {
     const meant = unknown && didYouMean(unknown, OPTION_NAMES);
     if (meant) throw new OptionsError(`unknown option "${unknown}". Did you mean "${meant}"? Known options: ${OPTION_NAMES.join(", ")}; the chat's: ${reason.replace(/^.*Known: /, "")}`);
     throw new OptionsError(`${reason} (${e.code})`);
+  }
+  // The events endpoint is a URL the browser posts to, like the chat's: the core's rule for
+  // the chat's endpoint (http(s) or a path on the site, no credentials, no key-like parameter).
+  if (options.eventsEndpoint !== null) {
+    try {
+      validateConfig({ endpoint: options.eventsEndpoint });
+    } catch (e) {
+      throw new OptionsError(`"eventsEndpoint" ${show(options.eventsEndpoint)} fails the rule of the chat's endpoint, which it follows: ${e.technical ?? e.message} (${e.code})`);
+    }
   }
   const ids = rules.personas.map((p) => p.id);
   const personas = options.personas ?? ids;

@@ -89,11 +89,14 @@ declare module "@theme/LecternPanel/Message" {
   export interface Props {
     readonly message: MessageLike;
     readonly feedback?: "up" | "down" | null;
-    readonly onFeedback?: (rating: "up" | "down" | null) => void;
+    /** A rating, or (after "down") the rating again with the reason the reader picked. */
+    readonly onFeedback?: (rating: "up" | "down" | null, reason?: "incorrect" | "incomplete" | "off_topic" | "unclear") => void;
     readonly onCopy?: () => void;
     readonly onRetry?: () => void;
     readonly canRetry?: boolean;
     readonly onNavigate?: () => void;
+    /** A citation of the answer was followed (in its text or its source list), with its number. */
+    readonly onCite?: (n: number) => void;
     readonly texts?: { refusalSuggestion?: string; slow?: string };
     /** Offline, what needs the network is said to wait for it (`offlinePending`, the core's). */
     readonly offline?: boolean;
@@ -116,18 +119,36 @@ declare module "@theme/LecternPanel/Markdown" {
     readonly sources?: Array<{ n: number; url: string; chapter_title: string; section_title: string; heading_path?: string[] }>;
     /** Called when a link to this site is followed. */
     readonly onNavigate?: () => void;
+    /** Called when a citation is followed, with its number. */
+    readonly onCite?: (n: number) => void;
   }
   export default function Markdown(props: Props): ReactNode;
 }
 
-/** The widget's DOM events (CustomEvent on window). */
+/** A usage event of one kind (LecternWidget/usage.js). */
+type LecternUsage<K extends import("lectern/chat").UsageEvent["kind"]> = CustomEvent<Extract<import("lectern/chat").UsageEvent, { kind: K }>>;
+
+/** The widget's DOM events (CustomEvent on window): the panel's own, and the usage events. */
 interface WindowEventMap {
   "lectern:open": CustomEvent<{ selection: boolean }>;
   "lectern:close": CustomEvent<Record<string, never>>;
-  "lectern:question": CustomEvent<{ question: string; mode: "global" | "selected"; selection: string | null; persona: string }>;
-  "lectern:answer": CustomEvent<{ messageId: string; question: string | null; answer: string; sources: unknown[]; confidence: string; kind: string; status: string; mode: string }>;
-  "lectern:feedback": CustomEvent<{ messageId: string; rating: "up" | "down" | null; question: string | null; answer: string; sources: unknown[]; confidence: string | null; conversationId: string | null }>;
   "lectern:copy": CustomEvent<{ messageId: string; answer: string }>;
   "lectern:new-conversation": CustomEvent<Record<string, never>>;
-  "lectern:error": CustomEvent<{ code: string; message: string; detail: string | null }>;
+  "lectern:question": LecternUsage<"question">;
+  "lectern:answer": LecternUsage<"answer">;
+  "lectern:refusal": LecternUsage<"refusal">;
+  "lectern:error": LecternUsage<"error">;
+  "lectern:feedback": LecternUsage<"feedback">;
+  "lectern:citation_click": LecternUsage<"citation_click">;
+  "lectern:search": LecternUsage<"search">;
+  "lectern:search_click": LecternUsage<"search_click">;
+}
+
+declare module "@lectern/usage-options" {
+  import type { UsageEvent } from "lectern/chat";
+
+  /** Where the usage events go (the plugin's options, written by its src/usage-module.js). */
+  export const options: { analytics: boolean; endpoint: string | null; includeText: boolean };
+  /** The default export of the site's `onEvent` module, or null. */
+  export const onEvent: ((event: UsageEvent) => void) | null;
 }

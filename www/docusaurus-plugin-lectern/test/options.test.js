@@ -119,3 +119,22 @@ test("the browser gets only what the widget needs", () => {
   for (const buildOnly of ["cli", "buildArgs", "bundleDir", "runtimeDir", "indexInDev", "path", "llmsTxt", "llmsFullTxt", "llmsVersions"]) assert.equal(buildOnly in c, false, buildOnly);
   assert.equal(c.markdownTwins, null);
 });
+
+test("usage events: off beyond the window's events by default; each option checked, the endpoint by the chat endpoint's rule; none in global data", () => {
+  const o = check({});
+  assert.deepEqual([o.onEvent, o.eventsToAnalytics, o.eventsEndpoint, o.eventsIncludeText], [null, false, null, false]);
+  const on = check({ onEvent: "./src/lectern-events.js", eventsToAnalytics: true, eventsEndpoint: "https://chat-proxy.example.com/v1/events", eventsIncludeText: true });
+  assert.deepEqual([on.onEvent, on.eventsToAnalytics, on.eventsEndpoint, on.eventsIncludeText], ["./src/lectern-events.js", true, "https://chat-proxy.example.com/v1/events", true]);
+  // They reach the browser with the emitter (usage-module.js), not with every page.
+  const client = clientOptions(on, { bundleUrl: "/b/", runtimeUrl: "/r/" });
+  for (const name of ["onEvent", "eventsToAnalytics", "eventsEndpoint", "eventsIncludeText", "events"]) assert.equal(name in client, false, name);
+  assert.equal(check({ eventsEndpoint: "/api/proxy/v1/events" }).eventsEndpoint, "/api/proxy/v1/events");
+  fails({ eventsToAnalytics: "yes" }, /"eventsToAnalytics" must be true or false; got "yes"/);
+  fails({ eventsIncludeText: 1 }, /"eventsIncludeText" must be true or false; got 1/);
+  fails({ onEvent: "" }, /"onEvent" must be a non-empty string or null; got ""/);
+  fails({ eventsEndpoint: "ftp://proxy.example.com/v1/events" }, /"eventsEndpoint" "ftp:\/\/proxy.example.com\/v1\/events" fails the rule of the chat's endpoint.*http\(s\) URL.*\(INVALID_CONFIG\)$/);
+  fails({ eventsEndpoint: "https://proxy.example.com/v1/events?api_key=abc123" }, /"eventsEndpoint" .* "api_key" parameter looks like a secret/);
+  fails({ eventsEndpoint: "https://user:pw@proxy.example.com/v1/events" }, /"eventsEndpoint" .*user name or password/);
+  // A misspelling is named, not taken for a chat option.
+  fails({ eventsToAnalytic: true }, /unknown option "eventsToAnalytic". Did you mean "eventsToAnalytics"\?/);
+});

@@ -103,6 +103,28 @@ test("the CLI: the installed @lectern/cli package comes before $PATH, with the i
   assert.equal(cli.env.LECTERN_MODEL_DIR, path.join(modules, "model-all-minilm-l6-v2"));
 });
 
+test("usage events: the emitter's module holds the options and the site's onEvent module, found at startup (path from the site, extension optional)", async (t) => {
+  const { dir, runtime, bundle } = tempSite(t);
+  fs.mkdirSync(path.join(dir, "src"));
+  const hook = path.join(dir, "src", "lectern-events.js");
+  fs.writeFileSync(hook, "export default function onEvent() {}\n");
+  const start = (options) => plugin(context(dir), plugin.validateOptions({ options: { bundleDir: bundle, runtimeDir: runtime, ...options } }));
+  const aliased = (p) => {
+    const [client, server] = [false, true].map((isServer) => p.configureWebpack({}, isServer).resolve.alias["@lectern/usage-options"]);
+    assert.equal(client, server, "the same module in both bundles");
+    return fs.readFileSync(client, "utf8");
+  };
+  for (const given of ["./src/lectern-events.js", "src/lectern-events", "@site/src/lectern-events.js"]) {
+    const source = aliased(await start({ onEvent: given, eventsToAnalytics: true, eventsEndpoint: "/api/proxy/v1/events" }));
+    assert.ok(source.split("\n").includes(`export { default as onEvent } from ${JSON.stringify(hook)};`), `${given}: ${source}`);
+    assert.match(source, /^export const options = \{"analytics":true,"endpoint":"\/api\/proxy\/v1\/events","includeText":false\};$/m);
+  }
+  const none = aliased(await start({}));
+  assert.match(none, /^export const onEvent = null;$/m);
+  assert.match(none, /^export const options = \{"analytics":false,"endpoint":null,"includeText":false\};$/m);
+  await assert.rejects(start({ onEvent: "./src/missing.js" }), /\[docusaurus-plugin-lectern\] "onEvent": no module at "\.\/src\/missing\.js".*give a path from the site's folder/);
+});
+
 test("swizzle config lists the widget's and the search box's components", () => {
   const { components } = plugin.getSwizzleConfig();
   assert.deepEqual(Object.keys(components), ["SearchBar", "LecternSearch", "LecternSearchPage", "LecternWidget", "LecternPanel", "LecternPanel/Message", "LecternPanel/Markdown", "DocsRoot"]);

@@ -15,7 +15,10 @@ function Citation({ numbers, raw, ctx }) {
     <span className="lectern-cites">
       {numbers.map((n, i) =>
         found[i] ? (
-          <SiteLink key={n} href={found[i].url} className="lectern-cite" aria-label={format.source(n, sourceTitle(found[i]))} title={sourceTitle(found[i])} onNavigate={ctx.onNavigate}>
+          <SiteLink key={n} href={found[i].url} className="lectern-cite" aria-label={format.source(n, sourceTitle(found[i]))} title={sourceTitle(found[i])} onNavigate={() => {
+              ctx.onCite?.(n);
+              ctx.onNavigate?.();
+            }}>
             {n}
           </SiteLink>
         ) : (
@@ -172,10 +175,11 @@ function Blocks({ blocks, ctx }) {
   });
 }
 
-/** Props: text (Markdown), sources (SourceReference[] for [n] citations), onNavigate. */
-export default function Markdown({ text, sources = [], onNavigate }) {
+/** Props: text (Markdown), sources (SourceReference[] for [n] citations), onNavigate,
+ * onCite(n) (a citation was followed). */
+export default function Markdown({ text, sources = [], onNavigate, onCite = undefined }) {
   const blocks = useMemo(() => parseMarkdown(text), [text]);
-  const ctx = useMemo(() => ({ sources, onNavigate }), [sources, onNavigate]);
+  const ctx = useMemo(() => ({ sources, onNavigate, onCite }), [sources, onNavigate, onCite]);
   return (
     <div className="lectern-markdown">
       <Blocks blocks={blocks} ctx={ctx} />

@@ -4,7 +4,7 @@
 // rests on part of what was found, the confidence, what kind of answer it is, why it failed
 // (Failure.js), and its actions: copy, helpful / not helpful, and retry after an error, a
 // stop or a partial answer.
-import React, { useState } from 'react';
+import React, { useEffect, useRef, useState } from 'react';
 import Markdown from '@theme/LecternPanel/Markdown';
 import { SiteLink, sourceTitle } from './links';
 import { strings, format } from './strings';
@@ -33,7 +33,7 @@ function Question({ message }) {
   );
 }
 
-function Sources({ sources, onNavigate }) {
+function Sources({ sources, onNavigate, onCite }) {
   const s = strings();
   if (!sources?.length) return null;
   return (
@@ -42,7 +42,13 @@ function Sources({ sources, onNavigate }) {
       <ol>
         {sources.map((source) => (
           <li key={source.n} value={source.n} data-lectern-unread={source.unread ? '' : undefined}>
-            <SiteLink href={source.url} onNavigate={onNavigate} className="lectern-sources__link">
+            <SiteLink
+              href={source.url}
+              onNavigate={() => {
+                onCite?.(source.n);
+                onNavigate?.();
+              }}
+              className="lectern-sources__link">
               <span className="lectern-cite" aria-hidden="true">
                 {source.n}
               </span>
@@ -85,11 +91,45 @@ function Status({ message }) {
   );
 }
 
+/** The reasons offered after "Not helpful": the code the feedback event carries, and its label. */
+const REASONS = /** @type {const} */ ([
+  ['incorrect', 'reasonIncorrect'],
+  ['incomplete', 'reasonIncomplete'],
+  ['off_topic', 'reasonOffTopic'],
+  ['unclear', 'reasonUnclear'],
+]);
+
+/** After "Not helpful", until one is picked: why (the rating is sent again with it). They
+ * come into view under the last answer, where the list would leave them hidden. */
+function Reasons({ onPick }) {
+  const s = strings();
+  const row = useRef(/** @type {HTMLDivElement | null} */ (null));
+  useEffect(() => {
+    // A block, not an arrow's value: scrollIntoView returns a promise in newer browsers,
+    // which React would take for the effect's cleanup.
+    row.current?.scrollIntoView?.({ block: 'nearest' });
+  }, []);
+  return (
+    <div ref={row} className="lectern-reasons" role="group" aria-label={s.reasonTitle}>
+      <span className="lectern-muted lectern-small">{s.reasonTitle}</span>
+      {REASONS.map(([code, label]) => (
+        <button key={code} type="button" className="lectern-button" data-lectern-reason={code} onClick={() => onPick(code)}>
+          {s[label]}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 function Actions({ message, feedback, onFeedback, onCopy, onRetry, canRetry }) {
   const s = strings();
   const [copied, setCopied] = useState(false);
+  const [reasoned, setReasoned] = useState(false);
   const done = message.status === 'complete' || message.status === 'stopped';
-  const rate = (rating) => onFeedback?.(feedback === rating ? null : rating);
+  const rate = (rating) => {
+    setReasoned(false);
+    onFeedback?.(feedback === rating ? null : rating);
+  };
   return (
     <div className="lectern-actions">
       {/* Excerpts given because the LLM was unreachable, links given because no text could be
@@ -128,13 +168,21 @@ function Actions({ message, feedback, onFeedback, onCopy, onRetry, canRetry }) {
               {s.thanks}
             </span>
           )}
+          {feedback === 'down' && !reasoned && (
+            <Reasons
+              onPick={(reason) => {
+                setReasoned(true);
+                onFeedback?.('down', reason);
+              }}
+            />
+          )}
         </>
       )}
     </div>
   );
 }
 
-function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, onNavigate, texts, offline = false, offlinePending = '', networkActions = [], pending = false }) {
+function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, onNavigate, onCite, texts, offline = false, offlinePending = '', networkActions = [], pending = false }) {
   const s = strings();
   const streaming = message.status === 'streaming';
   // An answer given despite a fault (excerpts, links) keeps its error: what helps, and details.
@@ -154,7 +202,7 @@ function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, onNa
       {message.status === 'error' && message.content && <p className="lectern-label">{s.partial}</p>}
       {message.content && (
         <div className={streaming ? 'lectern-streaming' : undefined}>
-          <Markdown text={message.content} sources={message.sources ?? []} onNavigate={onNavigate} />
+          <Markdown text={message.content} sources={message.sources ?? []} onNavigate={onNavigate} onCite={onCite} />
         </div>
       )}
       {showSuggestion && <p className="lectern-muted">{suggestion}</p>}
@@ -173,7 +221,7 @@ function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, onNa
       {!streaming && degraded && <Details error={message.error} />}
       {message.status === 'stopped' && <p className="lectern-muted lectern-small">{format.stopNotice(Boolean(message.content))}</p>}
       {/* An answer that failed before any text has nothing to cite. */}
-      {!refusal && message.content && <Sources sources={message.sources} onNavigate={onNavigate} />}
+      {!refusal && message.content && <Sources sources={message.sources} onNavigate={onNavigate} onCite={onCite} />}
       {!streaming && message.content && (
         <div className="lectern-meta">
           <Confidence level={message.confidence} />
@@ -188,8 +236,9 @@ function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, onNa
 
 /**
  * Props: message (chat.d.ts Message, or the answer being streamed: status "streaming",
- * phase, slow), feedback ("up" | "down" | null), onFeedback(rating | null), onCopy(),
- * onRetry(), canRetry, onNavigate (a link was followed), texts (the chat layer's fixed
+ * phase, slow), feedback ("up" | "down" | null), onFeedback(rating | null, reason?) (a
+ * reason after "down": incorrect, incomplete, off_topic, unclear), onCopy(),
+ * onRetry(), canRetry, onNavigate (a link was followed), onCite(n) (a citation was followed), texts (the chat layer's fixed
  * texts, for the refusal's suggestion), offline, offlinePending and networkActions (while
  * offline, what helps is said to wait for the network if it is one of the core's
  * networkActions), pending (it will be asked again once back online).

@@ -50,7 +50,7 @@ function Welcome({ config, selection, onAsk, disabled, reason }) {
  * offlinePending and networkActions (the core's words for an action that waits for the
  * network, and which actions do), pending (the
  * last answer will be asked again once back online), onRate(message, rating), onAsk(question),
- * onRetry(), onNavigate().
+ * onRetry(), onNavigate(), onCite(message, n) (a citation of an answer was followed).
  * @param {{
  *   open: boolean,
  *   config: import('docusaurus-plugin-lectern').ClientOptions,
@@ -65,13 +65,14 @@ function Welcome({ config, selection, onAsk, disabled, reason }) {
  *   pending: boolean,
  *   texts?: {refusalSuggestion?: string, slow?: string},
  *   feedback: Record<string, 'up' | 'down'>,
- *   onRate: (message: import('lectern/chat').Message, rating: 'up' | 'down' | null) => void,
+ *   onRate: (message: import('lectern/chat').Message, rating: 'up' | 'down' | null, reason?: string) => void,
  *   onAsk: (question: string) => void,
  *   onRetry: () => void,
  *   onNavigate: () => void,
+ *   onCite: (message: import('lectern/chat').Message, n: number) => void,
  * }} props
  */
-export default function MessageList({ open, config, messages, live, busy, welcomeBlocked, selection, texts, feedback, offline, offlinePending, networkActions, pending, onRate, onAsk, onRetry, onNavigate }) {
+export default function MessageList({ open, config, messages, live, busy, welcomeBlocked, selection, texts, feedback, offline, offlinePending, networkActions, pending, onRate, onAsk, onRetry, onNavigate, onCite }) {
   const s = strings();
   const list = useRef(/** @type {HTMLDivElement | null} */ (null));
   const stick = useRef(true);
@@ -116,7 +117,7 @@ export default function MessageList({ open, config, messages, live, busy, welcom
           message={m}
           texts={texts}
           feedback={feedback[m.id] ?? null}
-          onFeedback={(rating) => onRate(m, rating)}
+          onFeedback={(rating, reason) => onRate(m, rating, reason)}
           onCopy={() => emit('copy', { messageId: m.id, answer: m.content })}
           onRetry={onRetry}
           canRetry={!busy && i === messages.length - 1}
@@ -125,6 +126,7 @@ export default function MessageList({ open, config, messages, live, busy, welcom
           networkActions={networkActions}
           pending={pending && i === messages.length - 1}
           onNavigate={onNavigate}
+          onCite={(n) => onCite(m, n)}
         />
       ))}
       {orphan && (

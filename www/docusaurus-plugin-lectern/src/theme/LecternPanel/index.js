@@ -30,6 +30,7 @@ import Composer, { selectionProblem } from './Composer';
 import { needsNetwork } from './Failure';
 import { ScopeToggle, scopeFilters, useDocsScope } from '../LecternSearch/scope';
 import { useTopLayer } from '../LecternWidget/layer';
+import { recordUsage } from '../LecternWidget/usage';
 import './styles.css';
 
 /** Whether `message` (an answer) would be whole if asked again with the network back: it
@@ -62,7 +63,8 @@ export default function LecternPanel({ open, onClose, config, request }) {
   const state = useSyncExternalStore(session.subscribe, session.getState, session.getState);
   const [persona, choosePersona] = usePersona(config);
   const { runtime, messages, live, busy, retrying, error, clearError, notice, dismissNotice, announce, ask, stop, newConversation } = useAnswerStream({ session, persona });
-  const { feedback, rate, reset: resetFeedback } = useFeedback(messages, runtime?.chat.conversation.id ?? null);
+  const conversationId = runtime?.chat.conversation.id;
+  const { feedback, rate, reset: resetFeedback } = useFeedback(messages, conversationId);
   const [input, setInput] = useState('');
   const [selection, setSelection] = useState(/** @type {string | null} */ (null));
   // The last answer is to be asked again once back online; when the last question was asked.
@@ -144,6 +146,14 @@ export default function LecternPanel({ open, onClose, config, request }) {
     if (narrow) onClose({ restoreFocus: false });
   }, [narrow, onClose]);
 
+  const onCite = useCallback(
+    (/** @type {import('lectern/chat').Message} */ message, /** @type {number} */ n) => {
+      const url = message.sources?.find((source) => source.n === n)?.url;
+      if (url) recordUsage({ kind: 'citation_click', conversationId, messageId: message.id, url, n });
+    },
+    [conversationId],
+  );
+
   const shown = useMemo(() => messages.filter((m) => m.id !== retrying), [messages, retrying]);
 
   // Back online: what waited for the network is done now — the pending question asked again
@@ -224,6 +234,7 @@ export default function LecternPanel({ open, onClose, config, request }) {
         onAsk={send}
         onRetry={retryLast}
         onNavigate={onNavigate}
+        onCite={onCite}
       />
       <Composer
         inputRef={textarea}

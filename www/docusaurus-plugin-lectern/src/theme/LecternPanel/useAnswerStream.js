@@ -1,10 +1,14 @@
 // The panel's conversation with the chat layer (www/lectern-js/chat.d.ts): waits for the
 // runtime, sends a question or a retry, streams its events into the live answer, stops it,
 // starts a new conversation, and keeps the shown messages and the screen reader's
-// announcement in step. It holds no layout: the panel's parts draw what it returns.
+// announcement in step; it records the turn's usage events (question asked once the core
+// admits it, answered or refused, error). It holds no layout: the panel's parts draw what it
+// returns.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { strings } from './strings';
+import { sourceTitle } from './links';
 import { emit } from '../LecternWidget/events';
+import { recordUsage } from '../LecternWidget/usage';
 
 /** @typedef {import('lectern/chat').Message} Message */
 /** @typedef {import('lectern/chat').ChatEvent} ChatEvent */
@@ -84,9 +88,18 @@ export default function useAnswerStream({ session, persona }) {
       };
       setLive({ user, answer });
       setAnnounce(s.thinking);
+      /** @type {string | undefined} */
+      let conversationId;
+      // The core tells its first status once it has admitted the question (valid, within
+      // the rate limit): then it counts as asked. A retry asks nothing new.
+      let admitted = retry;
 
       /** @param {ChatEvent} event */
       const onEvent = (event) => {
+        if (!admitted && event.type === 'status') {
+          admitted = true;
+          recordUsage({ kind: 'question', conversationId, question: text, mode, persona: /** @type {import('lectern/chat').PersonaId} */ (persona) });
+        }
         switch (event.type) {
           case 'status':
             if (event.state === 'slow') update({ slow: true, slowMessage: event.message });
@@ -115,10 +128,10 @@ export default function useAnswerStream({ session, persona }) {
           setBusy(false);
           return 'unavailable';
         }
+        conversationId = rt.chat.conversation.id;
         const before = rt.chat.conversation.messages.length;
         const lastAssistant = rt.chat.conversation.messages.at(-1);
         if (retry && lastAssistant?.role === 'assistant') setRetrying(lastAssistant.id);
-        if (!retry) emit('question', { question: text, mode, selection: mode === 'selected' ? selection : null, persona });
         try {
           const options = { onEvent, signal: abort.signal, filters };
           const chatPersona = /** @type {import('lectern/chat').AskRequest['persona']} */ (persona);
@@ -127,16 +140,13 @@ export default function useAnswerStream({ session, persona }) {
             : await rt.chat.ask({ question: text, mode, persona: chatPersona, ...(mode === 'selected' ? { selection } : {}) }, options);
           const message = response.message ?? /** @type {Partial<Message>} */ ({});
           setAnnounce(`${s.answerDone} ${response.answer ?? ''}`.slice(0, 2000));
-          emit('answer', {
-            messageId: message.id,
-            question: text || null,
-            answer: response.answer,
-            sources: response.sources,
-            confidence: response.confidence,
-            kind: response.kind,
-            status: response.status,
-            mode: response.mode_used,
-          });
+          // A retry's question is the one answered last.
+          const question = text || rt.chat.conversation.messages.findLast((m) => m.role === 'user')?.content;
+          if (response.kind === 'refusal') recordUsage({ kind: 'refusal', conversationId, messageId: message.id, question });
+          else {
+            const sources = response.sources.map((source) => ({ url: source.url, title: sourceTitle(source) }));
+            recordUsage({ kind: 'answer', conversationId, messageId: message.id, question, confidence: response.confidence, answerKind: response.kind, sources });
+          }
           return 'answered';
         } catch (e) {
           const after = rt.chat.conversation.messages.length;
@@ -149,7 +159,7 @@ export default function useAnswerStream({ session, persona }) {
           } else {
             setAnnounce(`${s.errorTitle} ${e?.message ?? ''}`);
           }
-          emit('error', { code: e?.code ?? 'INTERNAL', message: e?.message ?? String(e), detail: e?.detail ?? null });
+          recordUsage({ kind: 'error', conversationId, code: e?.code ?? 'INTERNAL', detail: e?.detail, question: text || undefined });
           return stored ? 'kept' : 'refused';
         } finally {
           sync(rt);

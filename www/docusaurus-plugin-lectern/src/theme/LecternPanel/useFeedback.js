@@ -1,23 +1,28 @@
 // The reader's ratings of answers (helpful / not helpful), kept in sessionStorage with the
-// conversation, and the "lectern:feedback" event each rating sends.
+// conversation, and the usage event each rating sends (a `feedback` UsageEvent, usage.js).
 import { useCallback, useState } from 'react';
 import { readStorage, writeStorage } from './storage';
-import { emit } from '../LecternWidget/events';
+import { recordUsage } from '../LecternWidget/usage';
 
 const FEEDBACK_KEY = 'lectern:feedback:v1';
 
 /** @typedef {import('lectern/chat').Message} Message */
 
+/** The panel's ratings as the usage events name them. */
+const RATINGS = /** @type {const} */ ({ up: 'helpful', down: 'not_helpful' });
+
 /**
- * Returns {feedback (message id → rating), rate(message, rating | null), reset()}.
+ * Returns {feedback (message id → rating), rate(message, rating | null, reason?), reset()}:
+ * each rating is a feedback event, and so is a reason picked after it (the rating again,
+ * with the reason: the later event of an answer counts).
  * @param {Message[]} messages the conversation (the rated answer's question is looked up in it)
- * @param {string | null} conversationId
+ * @param {string | undefined} conversationId
  */
 export default function useFeedback(messages, conversationId) {
   const [feedback, setFeedback] = useState(() => /** @type {Record<string, 'up' | 'down'>} */ (readStorage('sessionStorage', FEEDBACK_KEY, {})));
 
   const rate = useCallback(
-    (/** @type {Message} */ message, /** @type {'up' | 'down' | null} */ rating) => {
+    (/** @type {Message} */ message, /** @type {'up' | 'down' | null} */ rating, /** @type {string | undefined} */ reason = undefined) => {
       setFeedback((f) => {
         const next = { ...f };
         if (rating) next[message.id] = rating;
@@ -27,15 +32,7 @@ export default function useFeedback(messages, conversationId) {
       });
       const index = messages.findIndex((m) => m.id === message.id);
       const question = [...messages.slice(0, index)].reverse().find((m) => m.role === 'user');
-      emit('feedback', {
-        messageId: message.id,
-        rating,
-        question: question?.content ?? null,
-        answer: message.content,
-        sources: message.sources ?? [],
-        confidence: message.confidence ?? null,
-        conversationId,
-      });
+      recordUsage({ kind: 'feedback', conversationId, messageId: message.id, rating: rating ? RATINGS[rating] : null, reason, question: question?.content });
     },
     [messages, conversationId],
   );

@@ -5,7 +5,9 @@
 // retrieval and version scope), then the sections found, grouped by page, each a real link;
 // the sections found by meaning come below them once the model is in. Empty, it lists the
 // recent searches. Arrows move, Enter follows (Ctrl/⌘+Enter: a new tab), Esc closes and
-// the focus returns. Keys typed here never reach the page's own shortcuts.
+// the focus returns. Keys typed here never reach the page's own shortcuts. A query is recorded
+// as a usage event once it has settled (its results shown and unchanged for a moment, or
+// followed), not per keystroke, and so is each result followed (LecternWidget/usage.js).
 import React, { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import Link from '@docusaurus/Link';
 import { useHistory } from '@docusaurus/router';
@@ -13,6 +15,7 @@ import { usePluralForm } from '@docusaurus/theme-common';
 import { getSession } from '../LecternPanel/session';
 import { requestPanel } from '../LecternWidget/host';
 import { keepKeys } from '../LecternWidget/layer';
+import { recordUsage } from '../LecternWidget/usage';
 import { searchFormat, searchStrings } from './strings';
 import { ScopeToggle, scopeFilters, useDocsScope, useDocsVersions } from './scope';
 import { RowContent, Highlight, VersionBadge } from './Results';
@@ -27,6 +30,9 @@ addSearchStyles();
 export function preload(config) {
   getSession(config).lectern.catch(() => {}); // the dialog shows the error when used
 }
+
+/** A query whose results have stood this long is one the reader read: recorded once. */
+const SETTLED_MS = 1200;
 
 const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 
@@ -118,7 +124,34 @@ export default function LecternSearch({ open, onClose, config }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- optionId is derived from listId, which never changes
   }, [open, current]);
 
-  const close = useCallback(() => onClose(), [onClose]);
+  // The usage events: the settled query (once per query), the result followed (its rank
+  // among the sections, from 1).
+  const count = results?.count ?? 0;
+  const ready = search.status === 'ready' && results;
+  const reported = useRef('');
+  const reportSearch = useCallback(() => {
+    if (!q || !ready || reported.current === q) return;
+    reported.current = q;
+    recordUsage({ kind: 'search', query: q, results: count });
+  }, [q, ready, count]);
+  useEffect(() => {
+    if (!open || !ready) return undefined;
+    const timer = setTimeout(reportSearch, SETTLED_MS);
+    return () => clearTimeout(timer);
+  }, [open, ready, reportSearch]);
+  const reportClick = useCallback(
+    (/** @type {import('lectern').TypeaheadRow} */ row) => {
+      reportSearch();
+      const rank = items.findIndex((item) => item.kind === 'row' && item.row === row);
+      recordUsage({ kind: 'search_click', query: q, url: row.url, rank });
+    },
+    [q, items, reportSearch],
+  );
+
+  const close = useCallback(() => {
+    reportSearch();
+    onClose();
+  }, [onClose, reportSearch]);
 
   /** Follows an option: a recent search fills the box; "Ask AI" opens the chat panel with
    * the query; a section opens (in a new tab with Ctrl/⌘). */
@@ -130,6 +163,7 @@ export default function LecternSearch({ open, onClose, config }) {
         return;
       }
       recent.save(q);
+      if (item.kind === 'row') reportClick(item.row);
       if (item.kind === 'ask') {
         close();
         // Once the dialog has closed and given the focus back, so that closing the panel
@@ -142,7 +176,7 @@ export default function LecternSearch({ open, onClose, config }) {
         history.push(item.row.url);
       }
     },
-    [q, choice, recent, close, history],
+    [q, choice, recent, close, history, reportClick],
   );
 
   /** @param {import('react').KeyboardEvent<HTMLInputElement>} e */
@@ -164,8 +198,6 @@ export default function LecternSearch({ open, onClose, config }) {
     }
   };
 
-  const count = results?.count ?? 0;
-  const ready = search.status === 'ready' && results;
   const announce = !q || !ready ? '' : count ? selectMessage(count, searchFormat.documentsFound(count)) : `${s.noResults} “${q}”`;
 
   let index = 0;
@@ -206,6 +238,7 @@ export default function LecternSearch({ open, onClose, config }) {
                 className="lectern-result"
                 onClick={(e) => {
                   recent.save(q);
+                  reportClick(row);
                   if (!(e.metaKey || e.ctrlKey || e.shiftKey || e.button === 1)) close();
                 }}>
                 <RowContent row={row} />

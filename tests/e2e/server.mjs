@@ -10,6 +10,13 @@
 //   site.setHeaders({ "content-security-policy": "…" })  // extra headers on every file served
 //   site.setFault(/\/text\./, "truncate")          // damages matching files on the wire (below)
 //   site.requests()                              // [{path, status, at}] served so far
+//   site.usageEvents()                           // [{status, body}] posted to /api/proxy/v1/events
+//   site.storedEvents()                          // the JSON Lines the proxy wrote for them
+//
+// /api/proxy/v1/events is the reference proxy's usage-event sink itself
+// (proxy/cloudflare-worker: createProxy, this site's origin allowed, a KV namespace that
+// keeps what it is given, EVENTS_STORE_TEXT on), so what the widget sends is judged and
+// stored exactly as a deployed proxy would.
 //
 // A fault (setFault(pattern, kind, {times, onePath}); setFault(null) clears them all; several
 // may be set, the first that matches a path applies, each `times` times or for good, and with
@@ -24,6 +31,7 @@
 import { createServer, request as httpRequest } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
+import { createProxy } from "../../proxy/cloudflare-worker/src/proxy.mjs";
 
 const TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -40,6 +48,8 @@ const TYPES = {
 };
 
 export const LLM_PREFIX = "/api/llm";
+/** The proxy's events route as this site serves it: <PROXY_PREFIX>/v1/events. */
+export const PROXY_PREFIX = "/api/proxy";
 
 async function isFile(p) {
   try {
@@ -55,6 +65,26 @@ export async function startSiteServer({ root }) {
   let extraHeaders = {};
   let faults = [];
   const log = [];
+  const posted = []; // what reached the events route: {status, body}
+  const stored = []; // what the proxy wrote into its KV namespace (JSON Lines per batch)
+  const eventsProxy = createProxy();
+  const eventsKv = { put: async (_key, value) => void stored.push(value) };
+
+  /** Hands a request on /api/proxy/… to the reference proxy (its events route). */
+  async function toEventsProxy(req, res, url, origin) {
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const body = Buffer.concat(chunks);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
+    headers.set("cf-connecting-ip", "127.0.0.1");
+    const env = { UPSTREAM_URL: "http://127.0.0.1:9/v1/chat/completions", API_KEY: "e2e-stand-in", ALLOWED_ORIGINS: origin, EVENTS_KV: eventsKv, EVENTS_STORE_TEXT: "true", EVENTS_PER_MINUTE: "600" };
+    const init = { method: req.method, headers, body: req.method === "GET" || req.method === "HEAD" ? undefined : body };
+    const response = await eventsProxy.fetch(new Request(`https://proxy.test${url.pathname.slice(PROXY_PREFIX.length)}`, init), env, {});
+    posted.push({ status: response.status, body: body.toString("utf8") });
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  }
 
   /** The fault for `pathname`, used up once (null: serve it as it is). */
   function takeFault(pathname) {
@@ -136,6 +166,7 @@ export async function startSiteServer({ root }) {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://127.0.0.1");
     if (url.pathname.startsWith(`${LLM_PREFIX}/`)) return proxy(req, res, url);
+    if (url.pathname.startsWith(`${PROXY_PREFIX}/`)) return toEventsProxy(req, res, url, origin);
     try {
       const file = await resolveFile(url.pathname);
       if (!file) {
@@ -183,6 +214,12 @@ export async function startSiteServer({ root }) {
       else faults.push({ pattern, kind, times, onePath });
     },
     requests: () => log.slice(),
+    usageEvents: () => posted.slice(),
+    storedEvents: () => stored.join(""),
+    clearUsageEvents: () => {
+      posted.splice(0);
+      stored.splice(0);
+    },
     clearRequests: () => log.splice(0),
     close: () =>
       new Promise((r) => {

@@ -2,7 +2,10 @@
 // version scope (tests/e2e/versioned.test.mjs): version 1.0 (served at /docs/) and the
 // current docs ("Next", at /docs/next/) of an imaginary tool, whose pages say different
 // things in each version. It also places the floating launcher in the other corner (the
-// launcher option). tests/e2e/run.sh builds it from www/example, whose node_modules hold
+// launcher option), and turns every usage-event option on (tests/e2e/events.test.mjs): to
+// the site's onEvent module (src/lectern-events.js), the page's analytics and the proxy's
+// /v1/events (tests/e2e/server.mjs serves the reference proxy's sink there), with the
+// readers' texts. tests/e2e/run.sh builds it from www/example, whose node_modules hold
 // Docusaurus and the plugin.
 import { createRequire } from 'node:module';
 
@@ -21,6 +24,10 @@ export default {
       {
         endpoint: process.env.LECTERN_ENDPOINT || null,
         launcher: { position: 'bottom-left', offsetX: 24, offsetY: 24 },
+        onEvent: './src/lectern-events.js',
+        eventsToAnalytics: true,
+        eventsEndpoint: '/api/proxy/v1/events',
+        eventsIncludeText: true,
       },
     ],
   ],

@@ -2,9 +2,10 @@
 //! module and version (the search filters) and which earlier chunk it is an identical copy
 //! of (a page unchanged across doc versions counts once). Stored as runs of consecutive
 //! chunks, so it stays small on a large site: chunks come in site order, where modules and
-//! versions are contiguous and unchanged pages repeat in the same order.
+//! versions are contiguous and unchanged pages repeat in the same order. Each chunk's page
+//! (`page_key`) is kept too, for the boost of the page the reader asks from.
 
-use super::{BundleError, ChunkMeta};
+use super::{page_key, BundleError, ChunkMeta};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -21,6 +22,10 @@ pub struct ChunkTable {
     pub copies: Vec<[u32; 3]>,
     /// The most copies of one section (1: none repeats).
     pub max_copies: usize,
+    /// `[first chunk, count, page key]`: the chunks of one page (`page_key` of their URL), in
+    /// order. Absent in a bundle written before it: no chunk is then on any page.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pages: Vec<[u32; 3]>,
 }
 
 impl ChunkTable {
@@ -33,6 +38,11 @@ impl ChunkTable {
             match table.runs.last_mut() {
                 Some(run) if run[2] == module && run[3] == version && run[0] + run[1] == i => run[1] += 1,
                 _ => table.runs.push([i, 1, module, version]),
+            }
+            let page = page_key(&chunk.url);
+            match table.pages.last_mut() {
+                Some(run) if run[2] == page && run[0] + run[1] == i => run[1] += 1,
+                _ => table.pages.push([i, 1, page]),
             }
             if chunk.hash.is_empty() {
                 continue;
@@ -84,6 +94,14 @@ impl ChunkTable {
             }
             after = first + count;
         }
+        let mut after = 0u64;
+        for run in &table.pages {
+            let (first, count) = (u64::from(run[0]), u64::from(run[1]));
+            if first < after || count == 0 || first + count > chunks as u64 {
+                return Err(corrupt(format!("page run {run:?} is out of order or out of range")));
+            }
+            after = first + count;
+        }
         if table.max_copies == 0 || table.max_copies > chunks.max(1) {
             return Err(corrupt(format!("{} copies of one section in {chunks} chunks", table.max_copies)));
         }
@@ -107,6 +125,12 @@ impl ChunkTable {
     pub fn version(&self, index: u32) -> Option<&str> {
         let version = self.run_of(index)?[3];
         self.versions.get((version as usize).checked_sub(1)?).map(String::as_str)
+    }
+
+    /// The key of `index`'s page (`page_key` of its URL); `None` in a bundle without pages.
+    pub fn page(&self, index: u32) -> Option<u32> {
+        let at = self.pages.partition_point(|r| r[0] <= index).checked_sub(1)?;
+        self.pages.get(at).filter(|r| index < r[0].saturating_add(r[1])).map(|r| r[2])
     }
 
     /// The first chunk with `index`'s content (itself when it is the first).
@@ -173,6 +197,10 @@ mod tests {
             assert_eq!(back.module(i), Some(m.module.as_str()));
             assert_eq!(back.version(i), m.version.as_deref());
         }
+        for (i, m) in (0u32..).zip(&metas) {
+            assert_eq!(back.page(i), Some(page_key(&m.url)));
+        }
+        assert_eq!(back.page(8), None);
         let firsts: Vec<u32> = (0..8).map(|i| back.first_copy(i)).collect();
         assert_eq!(firsts, [0, 1, 2, 0, 1, 5, 6, 2]);
         assert_eq!(back.module(8), None);
@@ -190,6 +218,9 @@ mod tests {
         let mut bad = table.clone();
         bad.copies = vec![[1, 1, 3]];
         assert!(ChunkTable::parse("t", &bad.to_json(), 4).is_err(), "copy of a later chunk");
+        let mut bad = table.clone();
+        bad.pages = vec![[2, 1, 7], [0, 1, 7]];
+        assert!(ChunkTable::parse("t", &bad.to_json(), 4).is_err(), "page runs out of order");
         let mut bad = table;
         bad.runs[0][1] = 2;
         assert!(ChunkTable::parse("t", &bad.to_json(), 4).is_err(), "runs leave chunks out");

@@ -16,6 +16,7 @@ mod error;
 mod file_entry;
 mod file_kind;
 mod manifest;
+mod page_key;
 mod reader;
 mod shard_entries;
 mod writer;
@@ -30,6 +31,7 @@ pub use error::BundleError;
 pub use file_entry::FileEntry;
 pub use file_kind::FileKind;
 pub use manifest::{Counts, Files, Manifest, ModelInfo, SiteInfo, FORMAT_NAME, FORMAT_VERSION, MANIFEST_FILE};
+pub use page_key::{page_key, page_path};
 pub use reader::BundleReader;
 pub use shard_entries::{ChunkPageEntry, ChunkRange, ChunkShardEntry, TermPageEntry, TermRange, TermShardEntry};
 pub use writer::{

@@ -88,6 +88,10 @@ pub struct Message {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "typescript", ts(as = "Option<super::persona::Persona>"))]
     pub persona: Option<String>,
+    /// The page a question was asked from (a shared link to the question opens it there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub page: Option<super::page::PageContext>,
     /// An answer's sources (and below, its confidence, kind and status).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sources: Option<Vec<SourceReference>>,
@@ -118,6 +122,7 @@ impl Message {
             mode: None,
             selection: None,
             persona: None,
+            page: None,
             sources: None,
             confidence: None,
             kind: None,

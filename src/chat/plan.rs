@@ -8,6 +8,7 @@ use super::conversation::Message;
 use super::degraded::{links_answer, notes, AnswerNote};
 use super::error::ChatError;
 use super::extractive::extractive_answer;
+use super::page::PageContext;
 use super::persona::Persona;
 use super::prompt::{build_prompt, request_body, ChatTurn};
 use super::site_name::SiteName;
@@ -37,6 +38,8 @@ pub struct Ask {
     pub mode: Mode,
     pub selection: Option<String>,
     pub persona: Persona,
+    /// The page it is asked from (cleaned), if any.
+    pub page: Option<PageContext>,
 }
 
 /// A question as the JS API passes it, before it is admitted.
@@ -56,6 +59,10 @@ pub struct AskRequest {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "typescript", ts(as = "Option<super::persona::Persona>", optional))]
     pub persona: Option<String>,
+    /// The page the reader asks from: its sections rank higher, and the LLM is told it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub page: Option<PageContext>,
 }
 
 impl AskRequest {
@@ -88,7 +95,8 @@ impl AskRequest {
             })?,
         };
         limiter.admit(now_ms).map_err(ChatError::rate_limited)?;
-        Ok(Ask { question, mode: self.mode, selection, persona })
+        let page = self.page.as_ref().and_then(PageContext::cleaned);
+        Ok(Ask { question, mode: self.mode, selection, persona, page })
     }
 }
 
@@ -99,6 +107,7 @@ impl From<&Ask> for AskRequest {
             mode: ask.mode,
             selection: ask.selection.clone(),
             persona: Some(ask.persona.id().to_string()),
+            page: ask.page.clone(),
         }
     }
 }
@@ -248,7 +257,7 @@ pub fn plan(ask: &Ask, retrieval: &Retrieval, history: &[&Message], config: &Cha
     // The oldest history goes first when the request would outgrow what proxies accept.
     let mut history = history;
     let turns = loop {
-        let turns = build_prompt(ask.persona, &ask.question, selection, &readable, history, &name);
+        let turns = build_prompt(ask.persona, &ask.question, selection, ask.page.as_ref(), &readable, history, &name);
         if history.is_empty() || request_body(config, &turns).len() <= MAX_REQUEST_BYTES {
             break turns;
         }
@@ -291,6 +300,7 @@ mod tests {
             mode,
             selection: selection.map(Into::into),
             persona: Persona::General,
+            page: None,
         }
     }
 
@@ -407,7 +417,7 @@ mod tests {
         let ask = admit(&request(r#"{"question": " Why? ", "selection": "ignored in global mode"}"#)).unwrap();
         assert_eq!(
             ask,
-            Ask { question: "Why?".into(), mode: Mode::Global, selection: None, persona: Persona::General }
+            Ask { question: "Why?".into(), mode: Mode::Global, selection: None, persona: Persona::General, page: None }
         );
         assert_eq!(
             AskRequest::from(&ask),

@@ -123,7 +123,7 @@ impl Turn {
         std::mem::take(&mut self.outbox)
     }
 
-    /// The question as stored: its mode, selection and persona with it (`None` when refused:
+    /// The question as stored: its mode, selection, persona and page with it (`None` when refused:
     /// a refused question is not stored).
     pub fn question(&self, id: String, timestamp: String) -> Option<Message> {
         let ask = self.ask.as_ref()?;
@@ -131,6 +131,7 @@ impl Turn {
         message.mode = Some(ask.mode);
         message.selection = ask.selection.clone();
         message.persona = Some(ask.persona.id().to_string());
+        message.page = ask.page.clone();
         Some(message)
     }
 
@@ -348,6 +349,7 @@ mod tests {
             mode,
             selection: (mode == Mode::Selected).then(|| "Nodes find each other through DDS discovery.".into()),
             persona: Persona::Beginner,
+            page: None,
         }
     }
 

@@ -5,8 +5,9 @@
 use super::confidence::{Confidence, ConfidenceRule, Signals};
 use super::fusion::{reciprocal_rank_fusion, RankedList};
 use super::fusion_model::{self, Candidate};
+use super::page_boost::PageBoost;
 use super::SearchError;
-use crate::bundle::{ChunkMeta, ChunkTable};
+use crate::bundle::{page_key, ChunkMeta, ChunkTable};
 use crate::dense::DenseIndex;
 use crate::lexical::{is_short_query, normalize_score, query_names, LexicalIndex};
 use serde::{Deserialize, Serialize};
@@ -55,6 +56,12 @@ pub struct SearchOptions {
     /// How confidence is decided with semantic search, and with keyword search alone.
     pub semantic_confidence: ConfidenceRule,
     pub keyword_confidence: ConfidenceRule,
+    /// The page the reader asks from (a URL or path; `bundle::page_path` says which page
+    /// it is): its sections move up the ranking by `page_boost`. `None`: no page.
+    pub page: Option<String>,
+    /// Only sections of `page` (asking about the page itself).
+    pub page_only: bool,
+    pub page_boost: PageBoost,
 }
 
 impl Default for SearchOptions {
@@ -72,6 +79,9 @@ impl Default for SearchOptions {
             versions: Vec::new(),
             semantic_confidence: ConfidenceRule::SEMANTIC,
             keyword_confidence: ConfidenceRule::KEYWORD,
+            page: None,
+            page_only: false,
+            page_boost: PageBoost::default(),
         }
     }
 }
@@ -93,8 +103,17 @@ impl SearchOptions {
         if !(0.0..=1.0).contains(&self.min_score) {
             return bad(format!("min_score must be in 0–1, not {}", self.min_score));
         }
+        if self.page_only && self.page.is_none() {
+            return bad("page_only needs the page".into());
+        }
+        self.page_boost.validate().map_err(SearchError::InvalidOptions)?;
         self.semantic_confidence.validate().map_err(SearchError::InvalidOptions)?;
         self.keyword_confidence.validate().map_err(SearchError::InvalidOptions)
+    }
+
+    /// The key of the page asked from (`bundle::page_key`).
+    fn page_key(&self) -> Option<u32> {
+        self.page.as_deref().map(page_key)
     }
 }
 
@@ -240,8 +259,14 @@ impl HybridSearch {
                 )
             }
         };
+        if let Some(page) = options.page_key() {
+            // Only the page's own chunks: a section unchanged from another docs version ranks
+            // as its first copy, which is that version's page (a version filter keeps the
+            // reader's own copy).
+            fused = options.page_boost.apply(fused, |i| self.table.page(i) == Some(page));
+        }
         // A search-box query that is a section's very name puts that section first
-        // (docs/DESIGN.md §5.2).
+        // (docs/DESIGN.md §5.2), even ahead of the page's sections.
         if mode_used != SearchMode::Dense && is_short_query(question) {
             fused = self.named_first(question, fused, options);
         }
@@ -298,8 +323,8 @@ impl HybridSearch {
         options: &SearchOptions,
     ) -> Result<(Ranked, Ranked), SearchError> {
         let filter = |i: u32| self.passes_filters(i, options);
-        let filter_ref: Option<&dyn Fn(u32) -> bool> =
-            if options.modules.is_empty() && options.versions.is_empty() { None } else { Some(&filter) };
+        let unfiltered = options.modules.is_empty() && options.versions.is_empty() && !options.page_only;
+        let filter_ref: Option<&dyn Fn(u32) -> bool> = if unfiltered { None } else { Some(&filter) };
         // Copies of one section count once (the reader would see the same text several
         // times): both lists ask for enough candidates to keep `candidates` distinct ones.
         let depth = options.candidates.saturating_mul(self.table.max_copies).min(self.table.chunks.max(1));
@@ -417,6 +442,7 @@ impl HybridSearch {
         (options.modules.is_empty() || options.modules.iter().any(|m| m == module))
             && (options.versions.is_empty()
                 || self.table.version(index).is_some_and(|v| options.versions.iter().any(|w| w == v)))
+            && (!options.page_only || self.table.page(index) == options.page_key())
     }
 }
 
@@ -467,6 +493,36 @@ mod tests {
         assert_eq!(urls.len(), 3, "{urls:?}");
         assert!(urls.contains(&"/docs/current/a") && !urls.contains(&"/docs/1.0/a"), "{urls:?}");
         assert!(urls.contains(&"/docs/current/c") && urls.contains(&"/docs/1.0/c"), "{urls:?}");
+    }
+
+    fn urls(search: &HybridSearch, options: &SearchOptions, question: &str) -> Vec<String> {
+        let hits = search.search(question, None, options).unwrap().hits;
+        hits.iter().map(|h| search.chunk(h.index).unwrap().url.clone()).collect()
+    }
+
+    #[test]
+    fn the_readers_page_moves_up_and_an_unrelated_one_changes_nothing() {
+        let search = versioned();
+        let plain = SearchOptions { k: 5, ..Default::default() };
+        let before = urls(&search, &plain, "servo wiring");
+        let last = before.last().cloned().unwrap_or_default();
+        assert!(before.len() >= 3 && before[0] != last, "{before:?}");
+        // The reader's address, as the browser has it.
+        let page = format!("http://127.0.0.1:3000{last}/?ask=x#top");
+        let after = urls(&search, &SearchOptions { page: Some(page), ..plain.clone() }, "servo wiring");
+        let at = after.iter().position(|u| *u == last).unwrap_or(usize::MAX);
+        assert_eq!(at, before.len().saturating_sub(3), "two places up: {before:?} → {after:?}");
+        let unrelated = SearchOptions { page: Some("/docs/current/b".into()), ..plain.clone() };
+        assert_eq!(urls(&search, &unrelated, "servo wiring"), before, "no section of the page among the candidates");
+    }
+
+    #[test]
+    fn asking_about_the_page_searches_it_alone() {
+        let search = versioned();
+        let options = SearchOptions { k: 5, page: Some("/docs/1.0/a".into()), page_only: true, ..Default::default() };
+        assert_eq!(urls(&search, &options, "servo"), ["/docs/1.0/a"]);
+        let no_page = SearchOptions { page_only: true, ..Default::default() };
+        assert!(search.search("servo", None, &no_page).is_err(), "page_only needs the page");
     }
 
     #[test]

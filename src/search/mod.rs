@@ -15,6 +15,8 @@ pub mod fusion_model;
 #[cfg(feature = "search")]
 mod hybrid;
 #[cfg(feature = "search")]
+mod page_boost;
+#[cfg(feature = "search")]
 mod parts;
 #[cfg(feature = "search")]
 mod sharded;
@@ -28,6 +30,8 @@ pub use error::SearchError;
 pub use fusion::{reciprocal_rank_fusion, RankedList};
 #[cfg(feature = "search")]
 pub use hybrid::{Fusion, Hit, HybridSearch, SearchMode, SearchOptions, SearchResults};
+#[cfg(feature = "search")]
+pub use page_boost::PageBoost;
 #[cfg(feature = "search")]
 pub use parts::matched_part;
 #[cfg(feature = "search")]

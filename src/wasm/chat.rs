@@ -129,6 +129,7 @@ impl Chat {
                 mode: question.mode.unwrap_or_default(),
                 selection: question.selection.clone(),
                 persona: question.persona.clone(),
+                page: question.page.clone(),
             }),
             None => Ok(JsValue::NULL),
         }

@@ -39,6 +39,12 @@ pub struct JsSearchOptions {
     /// and the two rankings fused.
     #[cfg_attr(feature = "typescript", ts(as = "Option<Vec<String>>"))]
     pub earlier: Vec<String>,
+    /// The page the reader asks from (`location.href` or its path): its sections rank
+    /// higher. The core decides which sections are on it and by how much.
+    pub page: Option<String>,
+    /// Only sections of `page` ("Ask about this page"); needs `page`.
+    #[cfg_attr(feature = "typescript", ts(as = "Option<bool>"))]
+    pub page_only: bool,
 }
 
 #[derive(Default, Deserialize)]
@@ -67,6 +73,8 @@ impl JsSearchOptions {
             min_score: self.min_score.unwrap_or(defaults.min_score),
             modules: self.filters.modules.clone(),
             versions: self.filters.versions.clone(),
+            page: self.page.clone(),
+            page_only: self.page_only,
             ..defaults
         };
         options.validate()?;

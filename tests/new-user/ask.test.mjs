@@ -1,7 +1,8 @@
 // A reader on the new user's site (tests/new-user/run.sh sets the origin): opens a docs
 // page, presses Ctrl+I, asks about the page, gets a streamed answer with citations, and
 // every cited link lands on its section; then types into the navbar's search box (which
-// the one plugin line added) and follows a result.
+// the one plugin line added) and follows a result; and opens a shared link (`?ask=`), which
+// asks its question.
 //
 //   LECTERN_NU_ORIGIN     the served site, e.g. http://127.0.0.1:3000
 //   LECTERN_NU_PAGE       the docs page to ask on (/docs/intro: the template's own intro)
@@ -130,5 +131,25 @@ test(`${label}: the navbar's search box finds the page as the reader types, and 
   }
   await page.keyboard.press("Enter");
   await page.waitForFunction((p) => location.pathname.replace(/\/$/, "") === p, pagePath, { timeout: 30_000 });
+  assert.deepEqual(uncaught, [], "nothing throws uncaught on the page");
+});
+
+test(`${label}: a shared link (?ask=) opens the panel and asks its question, once`, { timeout: 180_000 }, async (t) => {
+  const { page, uncaught } = await openPage(t);
+  await page.goto(`${origin}${pagePath}?ask=${encodeURIComponent(QUESTION)}`);
+  await page.waitForSelector("[data-lectern-hydrated]", { state: "attached", timeout: 60_000 });
+  await page.waitForFunction(
+    () => {
+      const last = [...document.querySelectorAll(".lectern-message--assistant")].at(-1);
+      return last && last.getAttribute("aria-busy") !== "true" && (last.querySelector(".lectern-sources") || last.querySelector("[role=alert]"));
+    },
+    null,
+    { timeout: 150_000 },
+  );
+  assert.equal(await page.locator(".lectern-message--user").innerText(), QUESTION);
+  const answer = page.locator(".lectern-message--assistant").last();
+  assert.equal(await answer.locator("[role=alert]").count(), 0, `no error: ${await answer.innerText()}`);
+  assert.ok((await answer.locator(".lectern-sources li a").count()) >= 1, "the answer lists its sources");
+  assert.equal(new URL(page.url()).searchParams.get("ask"), null, "the question is taken out of the address");
   assert.deepEqual(uncaught, [], "nothing throws uncaught on the page");
 });

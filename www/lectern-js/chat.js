@@ -9,7 +9,8 @@
 // turn, from `status retrieving` or a refused question's `error` to the final one, come from
 // the small core wasm module on this thread (lectern_core_bg.*.wasm, no model inside; the
 // worker runs the same compiled module for retrieval). This file only calls the search (with
-// the conversation's earlier questions, for follow-ups) and forwards the reader's abort.
+// the conversation's earlier questions, for follow-ups, and the page asked from) and
+// forwards the reader's abort.
 
 import { Chat, rules as coreRules, validateConfig as coreValidateConfig } from "./lectern_core.js";
 import { pageCore } from "./page-core.js";
@@ -127,11 +128,14 @@ export class LecternChat {
     try {
       let retrieval = null;
       let retrievalError = null;
+      // The page asked from, as the core admitted it: its sections rank higher (or, asked
+      // about the page itself, are the only ones).
+      const page = valid.page ? { page: valid.page.url, ...(valid.page.only ? { pageOnly: true } : {}) } : {};
       try {
         retrieval =
           valid.mode === "selected"
-            ? await this.#lectern.searchSelection(valid.selection, valid.question, { k: this.#k, selectionOnly: this.#selectionOnly, filters, signal: search.signal })
-            : await this.#lectern.search(valid.question, { k: this.#k, filters, earlier: this.#earlierQuestions(), signal: search.signal });
+            ? await this.#lectern.searchSelection(valid.selection, valid.question, { k: this.#k, selectionOnly: this.#selectionOnly, filters, ...page, signal: search.signal })
+            : await this.#lectern.search(valid.question, { k: this.#k, filters, earlier: this.#earlierQuestions(), ...page, signal: search.signal });
       } catch (e) {
         // What the reader was told comes along; the chat keeps it with the answer.
         const { code = "INDEX_UNAVAILABLE", message, suggestion, action, detail, technical } = e ?? {};

@@ -68,7 +68,8 @@ export class Lectern {
 
   /**
    * Finds the chunks that answer `question` (global mode). Options: k (1–50, default 3),
-   * mode ("hybrid" | "lexical" | "dense"), filters {modules, versions}, minScore, signal.
+   * mode ("hybrid" | "lexical" | "dense"), filters {modules, versions}, minScore, page (the
+   * address the reader asks from: its sections rank higher) and pageOnly (only them), signal.
    * A newer search or searchSelection supersedes this one: its promise rejects with ABORTED.
    */
   search(question, options = {}) {

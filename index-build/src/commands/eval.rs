@@ -2,12 +2,12 @@
 //! figures every ranking change is judged by (BENCHMARKS.md).
 
 use super::CommandResult;
-use crate::eval::{questions, Evaluator, Outcome, Split, Summary};
+use crate::eval::{questions, AskedFrom, Evaluator, Outcome, Split, Summary};
 use crate::index::{build_bundle, ShardSizes};
 use lectern::bundle::{load_dir, LoadedBundle, MANIFEST_FILE};
 use lectern::embed::{Embedder, ModelFiles, ModelVariant};
 use lectern::lexical::{Bm25Params, IndexOptions};
-use lectern::search::{FollowUpOptions, Fusion, HybridSearch, SearchMode, SearchOptions};
+use lectern::search::{FollowUpOptions, Fusion, HybridSearch, PageBoost, SearchMode, SearchOptions};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -39,6 +39,11 @@ pub struct EvalArgs {
     /// to this file (JSON Lines; the training data of scripts/eval/train_fusion.py).
     #[arg(long)]
     dump_candidates: Option<PathBuf>,
+    /// The page each question is asked from: `own` (its answer's page), `other` (an
+    /// unrelated page of another module) or `none` (the search box). The reader's page
+    /// boosts its sections.
+    #[arg(long, value_enum, default_value_t = AskedFrom::None)]
+    asked_from: AskedFrom,
     /// Model folder, used when the bundle does not carry the model.
     #[arg(long, default_value_os_t = ModelFiles::default_dir())]
     model_dir: PathBuf,
@@ -73,6 +78,20 @@ struct Tuning {
     follow_up_turns: Option<usize>,
     #[arg(long)]
     follow_up_context_weight: Option<f32>,
+    /// How the page asked from is boosted: `lift:N` (ahead of N candidates) or `scale:F`
+    /// (rank divided by F).
+    #[arg(long, value_parser = parse_page_boost)]
+    page_boost: Option<PageBoost>,
+}
+
+fn parse_page_boost(text: &str) -> Result<PageBoost, String> {
+    let bad = || format!("expected lift:N or scale:F, not {text:?}");
+    let boost = match text.split_once(':').ok_or_else(bad)? {
+        ("lift", n) => PageBoost::Lift(n.parse().map_err(|_| bad())?),
+        ("scale", f) => PageBoost::Scale(f.parse().map_err(|_| bad())?),
+        _ => return Err(bad()),
+    };
+    boost.validate().map(|()| boost)
 }
 
 #[derive(Clone, Copy, PartialEq, clap::ValueEnum)]
@@ -151,10 +170,12 @@ pub fn run(args: EvalArgs) -> CommandResult {
         rrf_k: t.rrf_k.unwrap_or(defaults.rrf_k),
         dense_weight: t.dense_weight.unwrap_or(defaults.dense_weight),
         lexical_weight: t.lexical_weight.unwrap_or(defaults.lexical_weight),
+        page_boost: t.page_boost.unwrap_or(defaults.page_boost),
         ..defaults
     };
 
     let mut evaluator = Evaluator::new(&search, &texts, Some(&embedder));
+    evaluator.asked_from = args.asked_from;
     let follow = FollowUpOptions::default();
     evaluator.follow_up = FollowUpOptions {
         turns: t.follow_up_turns.unwrap_or(follow.turns),

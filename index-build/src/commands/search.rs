@@ -35,6 +35,12 @@ pub struct SearchArgs {
     /// Drop results scoring below this (0–1).
     #[arg(long, default_value_t = 0.0)]
     min_score: f32,
+    /// The page the question is asked from (its URL or path): its sections rank higher.
+    #[arg(long)]
+    page: Option<String>,
+    /// Only sections of `--page`.
+    #[arg(long, requires = "page")]
+    page_only: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -110,6 +116,8 @@ pub fn run(args: SearchArgs) -> CommandResult {
         modules: args.modules,
         versions: args.versions,
         min_score: args.min_score,
+        page: args.page,
+        page_only: args.page_only,
         ..SearchOptions::default()
     };
     let context_vector =

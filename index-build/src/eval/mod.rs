@@ -10,4 +10,4 @@ mod run;
 
 pub use metrics::{Outcome, Summary};
 pub use questions::Split;
-pub use run::Evaluator;
+pub use run::{AskedFrom, Evaluator};

@@ -3,6 +3,7 @@
 
 use super::metrics::Outcome;
 use super::questions::{selection_text, Question};
+use lectern::bundle::page_path;
 use lectern::embed::Embedder;
 use lectern::search::{
     follow_up_query, matched_part, Confidence, FollowUpOptions, HybridSearch, SearchMode, SearchOptions,
@@ -12,6 +13,20 @@ use std::collections::HashMap;
 /// Sections the chat puts in the LLM's context (`chat::DEFAULT_K`).
 const CONTEXT_SECTIONS: usize = 5;
 
+/// The page each question is asked from (`lectern eval --asked-from`): the reader's page
+/// boosts its sections (`SearchOptions::page`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum AskedFrom {
+    /// No page (the search box, or a page the index does not have).
+    #[default]
+    None,
+    /// The page of the question's first expected section.
+    Own,
+    /// A page of another module of the site that holds no expected section (the same one
+    /// on every run: the first such page half the site away from its own).
+    Other,
+}
+
 /// One bundle ready to question, with the query vectors computed so far.
 pub struct Evaluator<'a> {
     pub search: &'a HybridSearch,
@@ -20,12 +35,55 @@ pub struct Evaluator<'a> {
     pub embedder: Option<&'a Embedder>,
     /// How follow-ups are retrieved (`turns` 0: each question alone, as before issue 25).
     pub follow_up: FollowUpOptions,
+    pub asked_from: AskedFrom,
+    /// Every page in site order, with its module.
+    pages: Vec<(String, String)>,
     vectors: HashMap<String, Vec<f32>>,
 }
 
 impl<'a> Evaluator<'a> {
     pub fn new(search: &'a HybridSearch, texts: &'a [String], embedder: Option<&'a Embedder>) -> Self {
-        Evaluator { search, texts, embedder, follow_up: FollowUpOptions::default(), vectors: HashMap::new() }
+        let mut pages: Vec<(String, String)> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for chunk in search.chunks() {
+            let path = page_path(&chunk.url);
+            if seen.insert(path.clone()) {
+                pages.push((path, chunk.module.clone()));
+            }
+        }
+        Evaluator {
+            search,
+            texts,
+            embedder,
+            follow_up: FollowUpOptions::default(),
+            asked_from: AskedFrom::None,
+            pages,
+            vectors: HashMap::new(),
+        }
+    }
+
+    /// The page `q` is asked from under `asked_from` (unanswerable questions: none).
+    pub fn page_for(&self, q: &Question) -> Option<String> {
+        let own = page_path(q.expected.first()?);
+        if self.asked_from == AskedFrom::Own {
+            return Some(own);
+        }
+        if self.asked_from == AskedFrom::None {
+            return None;
+        }
+        let pages = &self.pages;
+        let expected: Vec<String> = q.expected.iter().map(|u| page_path(u)).collect();
+        let at = pages.iter().position(|p| p.0 == own)?;
+        let module = &pages[at].1;
+        let n = pages.len();
+        let unrelated = |other_module: bool| {
+            (0..n)
+                .map(|i| &pages[(at + n / 2 + i) % n])
+                .find(|p| !expected.contains(&p.0) && (!other_module || p.1 != *module))
+                .map(|p| p.0.clone())
+        };
+        // A site of one module: any page that holds no answer.
+        unrelated(true).or_else(|| unrelated(false))
     }
 
     /// The text of the section at `url`: its chunks' texts in order, joined by a space.
@@ -99,7 +157,7 @@ impl<'a> Evaluator<'a> {
             SearchMode::Dense | SearchMode::Hybrid => Some(self.vector(&query)?),
         };
         // Every fused candidate: the reader's k results are a prefix of this list.
-        let options = SearchOptions { k: options.candidates.min(50), mode, ..options.clone() };
+        let options = SearchOptions { k: options.candidates.min(50), mode, page: self.page_for(q), ..options.clone() };
         let results = if q.is_follow_up() && self.follow_up.turns > 0 {
             let context_vector = match mode {
                 SearchMode::Lexical => None,

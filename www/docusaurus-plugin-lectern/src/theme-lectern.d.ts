@@ -56,8 +56,11 @@ declare module "@theme/LecternPanel" {
     readonly onClose: (options?: { restoreFocus?: boolean }) => void;
     readonly config: ClientOptions;
     /** A new object each time the widget is opened, asked about a selection, or asked a
-     * question by the search box ("Ask AI", with the search's version scope). */
-    readonly request: { id: number; selection: string | null; question?: string | null; scope?: null | "all" | string[] } | null;
+     * question by the search box ("Ask AI", with the search's version scope) or by a link's
+     * `?ask=` (`shared`: validated by the core even when empty). */
+    readonly request: { id: number; selection: string | null; question?: string | null; scope?: null | "all" | string[]; shared?: boolean } | null;
+    /** On a docs page: the welcome offers "Ask about this page". */
+    readonly docsPage?: boolean;
   }
   export default function LecternPanel(props: Props): ReactNode;
 }
@@ -94,6 +97,8 @@ declare module "@theme/LecternPanel/Message" {
     readonly onCopy?: () => void;
     readonly onRetry?: () => void;
     readonly canRetry?: boolean;
+    /** The address that asks its question again on its page ("Copy link"); null: none. */
+    readonly link?: string | null;
     readonly onNavigate?: () => void;
     /** A citation of the answer was followed (in its text or its source list), with its number. */
     readonly onCite?: (n: number) => void;

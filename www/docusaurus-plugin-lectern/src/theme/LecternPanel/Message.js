@@ -2,8 +2,8 @@
 // selected mode); an answer shows its Markdown with [n] citations, the numbered source list
 // (chapter › section; a source whose text could not be loaded says so), the notes when it
 // rests on part of what was found, the confidence, what kind of answer it is, why it failed
-// (Failure.js), and its actions: copy, helpful / not helpful, and retry after an error, a
-// stop or a partial answer.
+// (Failure.js), and its actions: copy, copy a link that asks the question again on its page,
+// helpful / not helpful (with a reason), and retry after an error, a stop or a partial answer.
 import React, { useEffect, useRef, useState } from 'react';
 import Markdown from '@theme/LecternPanel/Markdown';
 import { SiteLink, sourceTitle } from './links';
@@ -121,7 +121,40 @@ function Reasons({ onPick }) {
   );
 }
 
-function Actions({ message, feedback, onFeedback, onCopy, onRetry, canRetry }) {
+/** "Copy link": the link that asks the question again on its page. Says "Link copied" for a
+ * moment; when the browser refuses to copy, shows the link selected in a box instead. */
+function CopyLink({ link }) {
+  const s = strings();
+  const [state, setState] = useState(/** @type {'idle' | 'copied' | 'refused'} */ ('idle'));
+  return (
+    <>
+      <button
+        type="button"
+        className="lectern-button lectern-button--link"
+        data-lectern-copy-link=""
+        onClick={() =>
+          copyText(link).then((ok) => {
+            setState(ok ? 'copied' : 'refused');
+            if (ok) setTimeout(() => setState('idle'), 2000);
+          })
+        }>
+        <Icon name={state === 'copied' ? 'check' : 'link'} />
+        {state === 'copied' ? s.linkCopied : s.copyLink}
+      </button>
+      <span className="lectern-sr-only" role="status">
+        {state === 'copied' ? s.linkCopied : ''}
+      </span>
+      {state === 'refused' && (
+        <label className="lectern-copy-fallback">
+          <span className="lectern-small">{s.linkCopyFailed}</span>
+          <input type="text" readOnly value={link} data-lectern-link-fallback="" ref={(el) => el?.select()} onFocus={(e) => e.currentTarget.select()} />
+        </label>
+      )}
+    </>
+  );
+}
+
+function Actions({ message, feedback, onFeedback, onCopy, onRetry, canRetry, link }) {
   const s = strings();
   const [copied, setCopied] = useState(false);
   const [reasoned, setReasoned] = useState(false);
@@ -163,6 +196,7 @@ function Actions({ message, feedback, onFeedback, onCopy, onRetry, canRetry }) {
           <button type="button" className="lectern-icon-button" aria-label={s.notHelpful} title={s.notHelpful} aria-pressed={feedback === 'down'} onClick={() => rate('down')}>
             <Icon name="down" />
           </button>
+          {link && <CopyLink link={link} />}
           {feedback && (
             <span className="lectern-muted lectern-small" role="status">
               {s.thanks}
@@ -182,7 +216,7 @@ function Actions({ message, feedback, onFeedback, onCopy, onRetry, canRetry }) {
   );
 }
 
-function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, onNavigate, onCite, texts, offline = false, offlinePending = '', networkActions = [], pending = false }) {
+function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, link = null, onNavigate, onCite, texts, offline = false, offlinePending = '', networkActions = [], pending = false }) {
   const s = strings();
   const streaming = message.status === 'streaming';
   // An answer given despite a fault (excerpts, links) keeps its error: what helps, and details.
@@ -229,7 +263,7 @@ function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, onNa
           {message.kind === 'links' && <span className="lectern-badge">{s.linksOnly}</span>}
         </div>
       )}
-      {!streaming && <Actions message={message} feedback={feedback} onFeedback={onFeedback} onCopy={onCopy} onRetry={onRetry} canRetry={canRetry} />}
+      {!streaming && <Actions message={message} feedback={feedback} onFeedback={onFeedback} onCopy={onCopy} onRetry={onRetry} canRetry={canRetry} link={message.kind === 'refusal' ? null : link} />}
     </div>
   );
 }
@@ -238,7 +272,9 @@ function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, onNa
  * Props: message (chat.d.ts Message, or the answer being streamed: status "streaming",
  * phase, slow), feedback ("up" | "down" | null), onFeedback(rating | null, reason?) (a
  * reason after "down": incorrect, incomplete, off_topic, unclear), onCopy(),
- * onRetry(), canRetry, onNavigate (a link was followed), onCite(n) (a citation was followed), texts (the chat layer's fixed
+ * onRetry(), canRetry, link (the address that asks its question again on its page: "Copy
+ * link"; null: none), onNavigate (a link was followed), onCite(n) (a citation was followed),
+ * texts (the chat layer's fixed
  * texts, for the refusal's suggestion), offline, offlinePending and networkActions (while
  * offline, what helps is said to wait for the network if it is one of the core's
  * networkActions), pending (it will be asked again once back online).

@@ -6,18 +6,41 @@ import React, { useEffect, useRef } from 'react';
 import Message from '@theme/LecternPanel/Message';
 import { strings } from './strings';
 import { emit } from '../LecternWidget/events';
+import { questionLink } from './page';
+
+/** The link that asks `question` (a stored question) again on its page, or null: a question
+ * about a selection, or asked before pages were kept, has none. */
+function shareLink(question) {
+  if (question?.role !== 'user' || question.mode === 'selected' || !question.page?.url) return null;
+  return questionLink(question.page.url, question.content);
+}
 
 /**
  * The quick questions are off while `disabled`; `reason` (the id and text of the words saying
- * why, when the reader should know) describes them.
- * @param {{config: import('docusaurus-plugin-lectern').ClientOptions, selection: string | null, onAsk: (question: string) => void, disabled: boolean, reason: {id: string, text: string} | null}} props
+ * why, when the reader should know) describes them. `onAskPage`: on a docs page, "Ask about
+ * this page" first.
+ * @param {{config: import('docusaurus-plugin-lectern').ClientOptions, selection: string | null, onAsk: (question: string) => void, onAskPage?: (() => void) | null, disabled: boolean, reason: {id: string, text: string} | null}} props
  */
-function Welcome({ config, selection, onAsk, disabled, reason }) {
+function Welcome({ config, selection, onAsk, onAskPage, disabled, reason }) {
   const s = strings();
   const questions = selection ? [s.explain, s.simplify, s.example] : config.starterQuestions;
   return (
     <div className="lectern-welcome">
       {!selection && <p>{config.welcome || s.welcome}</p>}
+      {!selection && onAskPage && (
+        <p className="lectern-starters lectern-starters--page">
+          <button
+            type="button"
+            className="lectern-chip lectern-chip--page"
+            data-lectern-ask-page=""
+            disabled={disabled || Boolean(reason)}
+            aria-describedby={reason?.id}
+            title={reason?.text}
+            onClick={onAskPage}>
+            {s.aboutPage}
+          </button>
+        </p>
+      )}
       {questions.length > 0 && (
         <>
           {!selection && <p className="lectern-welcome__title">{s.starters}</p>}
@@ -67,12 +90,13 @@ function Welcome({ config, selection, onAsk, disabled, reason }) {
  *   feedback: Record<string, 'up' | 'down'>,
  *   onRate: (message: import('lectern/chat').Message, rating: 'up' | 'down' | null, reason?: string) => void,
  *   onAsk: (question: string) => void,
+ *   onAskPage?: (() => void) | null,
  *   onRetry: () => void,
  *   onNavigate: () => void,
  *   onCite: (message: import('lectern/chat').Message, n: number) => void,
  * }} props
  */
-export default function MessageList({ open, config, messages, live, busy, welcomeBlocked, selection, texts, feedback, offline, offlinePending, networkActions, pending, onRate, onAsk, onRetry, onNavigate, onCite }) {
+export default function MessageList({ open, config, messages, live, busy, welcomeBlocked, selection, texts, feedback, offline, offlinePending, networkActions, pending, onRate, onAsk, onAskPage = null, onRetry, onNavigate, onCite }) {
   const s = strings();
   const list = useRef(/** @type {HTMLDivElement | null} */ (null));
   const stick = useRef(true);
@@ -110,7 +134,7 @@ export default function MessageList({ open, config, messages, live, busy, welcom
         const el = e.currentTarget;
         stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
       }}>
-      {!messages.length && !live && <Welcome config={config} selection={selection} disabled={busy} reason={welcomeBlocked} onAsk={onAsk} />}
+      {!messages.length && !live && <Welcome config={config} selection={selection} disabled={busy} reason={welcomeBlocked} onAsk={onAsk} onAskPage={onAskPage} />}
       {messages.map((m, i) => (
         <Message
           key={m.id}
@@ -119,6 +143,7 @@ export default function MessageList({ open, config, messages, live, busy, welcom
           feedback={feedback[m.id] ?? null}
           onFeedback={(rating, reason) => onRate(m, rating, reason)}
           onCopy={() => emit('copy', { messageId: m.id, answer: m.content })}
+          link={shareLink(messages[i - 1])}
           onRetry={onRetry}
           canRetry={!busy && i === messages.length - 1}
           offline={offline}

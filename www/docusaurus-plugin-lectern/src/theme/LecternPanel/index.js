@@ -19,7 +19,7 @@
 // floating widgets.
 import React, { useCallback, useEffect, useId, useMemo, useReducer, useRef, useState, useSyncExternalStore } from 'react';
 import { getSession, resetSession } from './session';
-import { strings } from './strings';
+import { strings, format } from './strings';
 import useAnswerStream from './useAnswerStream';
 import useFeedback from './useFeedback';
 import useDialog from './useDialog';
@@ -31,6 +31,7 @@ import { needsNetwork } from './Failure';
 import { ScopeToggle, scopeFilters, useDocsScope } from '../LecternSearch/scope';
 import { useTopLayer } from '../LecternWidget/layer';
 import { recordUsage } from '../LecternWidget/usage';
+import { currentPage } from './page';
 import './styles.css';
 
 /** Whether `message` (an answer) would be whole if asked again with the network back: it
@@ -48,10 +49,12 @@ const QUESTION_GAP_MS = 2100;
 
 /**
  * Props: open, onClose({restoreFocus}), config (the plugin's client options), request
- * ({id, selection}: a new object each time the widget is opened or asked about a selection).
+ * ({id, selection, question, scope, shared}: a new object each time the widget is opened,
+ * asked about a selection, or given a question by the search box or a link's `?ask=`),
+ * docsPage (the panel is on a docs page: it offers "Ask about this page").
  * @param {import('@theme/LecternPanel').Props} props
  */
-export default function LecternPanel({ open, onClose, config, request }) {
+export default function LecternPanel({ open, onClose, config, request, docsPage = false }) {
   const s = strings();
   const titleId = useId();
   const statusId = useId();
@@ -91,11 +94,11 @@ export default function LecternPanel({ open, onClose, config, request }) {
       setSelection(request.selection);
       clearError();
     }
-    if (request.question && asked.current !== request.id) {
+    if (typeof request.question === 'string' && asked.current !== request.id) {
       asked.current = request.id;
       setScopeChoice(request.scope ?? null);
-      const { question } = request;
-      const turn = ask({ question, filters: scopeFilters(scope, request.scope ?? null) });
+      const { question, shared } = request;
+      const turn = ask({ question, filters: scopeFilters(scope, request.scope ?? null), page: currentPage(), shared });
       // Not sent (an answer is streaming) or refused before it was kept: the question waits
       // in the box.
       if (!turn) setInput(question);
@@ -109,7 +112,7 @@ export default function LecternPanel({ open, onClose, config, request }) {
   /** Sends the question (about the selection, if one is quoted) or retries the last one. */
   const send = useCallback(
     (/** @type {string} */ question, retry = false) => {
-      const turn = ask({ question, selection, retry, filters });
+      const turn = ask({ question, selection, retry, filters, page: currentPage() });
       if (!turn) return;
       lastAsked.current = Date.now();
       setPending(false);
@@ -129,6 +132,13 @@ export default function LecternPanel({ open, onClose, config, request }) {
     [ask, selection, filters, session, config.messages.networkActions],
   );
   const retryLast = useCallback(() => send('', true), [send]);
+
+  /** "Ask about this page": a question on the page's title, retrieved from the page alone. */
+  const askAboutPage = useCallback(() => {
+    const page = currentPage(true);
+    const turn = ask({ question: format.aboutPage(page.title), filters, page });
+    if (turn) lastAsked.current = Date.now();
+  }, [ask, filters]);
 
   const onStop = useCallback(() => {
     stop();
@@ -232,6 +242,7 @@ export default function LecternPanel({ open, onClose, config, request }) {
         pending={pending && !online}
         onRate={rate}
         onAsk={send}
+        onAskPage={docsPage ? askAboutPage : null}
         onRetry={retryLast}
         onNavigate={onNavigate}
         onCite={onCite}

@@ -18,6 +18,10 @@ export function strings() {
       message: 'Ask a question about this site. Answers come from its pages, with numbered links to the sections they use.',
     }),
     starters: translate({ id: 'lectern.welcome.starters', message: 'Try asking', description: 'Heading above the starter questions' }),
+    aboutPage: translate({ id: 'lectern.page.ask', message: 'Ask about this page', description: 'Starter button: asks what the current page covers, answered from that page' }),
+    copyLink: translate({ id: 'lectern.action.copyLink', message: 'Copy link', description: 'Copies a link that opens this page and asks the same question' }),
+    linkCopied: translate({ id: 'lectern.action.linkCopied', message: 'Link copied' }),
+    linkCopyFailed: translate({ id: 'lectern.action.linkCopyFailed', message: 'Copy this link:', description: 'Shown with the link selected in a box when the browser refused to copy it' }),
     placeholder: translate({ id: 'lectern.composer.placeholder', message: 'Ask a question…' }),
     placeholderSelection: translate({ id: 'lectern.composer.placeholderSelection', message: 'Ask about the selected text…' }),
     inputLabel: translate({ id: 'lectern.composer.label', message: 'Your question' }),
@@ -91,5 +95,6 @@ export const format = {
   questionLength: (length, max) => translate({ id: 'lectern.composer.length', message: '{length} / {max}' }, { length, max }),
   questionTooLong: (max) => translate({ id: 'lectern.composer.tooLong', message: 'Questions can be at most {max} characters long.' }, { max }),
   source: (n, title) => translate({ id: 'lectern.sources.link', message: 'Source {n}: {title}' }, { n, title }),
+  aboutPage: (title) => translate({ id: 'lectern.page.question', message: 'What does the page “{title}” cover?', description: 'The question "Ask about this page" asks' }, { title }),
   stopNotice: (partial) => (partial ? translate({ id: 'lectern.status.stoppedPartial', message: 'Stopped: the answer is incomplete.' }) : translate({ id: 'lectern.status.stopped', message: 'Stopped' })),
 };

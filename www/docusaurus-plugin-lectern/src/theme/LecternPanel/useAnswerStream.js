@@ -62,18 +62,20 @@ export default function useAnswerStream({ session, persona }) {
 
   /**
    * Sends a question (in selected mode when `selection` is given) or retries the last one,
-   * retrieving within `filters` (the docs versions in scope; undefined: all).
-   * Returns null when nothing was sent (busy, or an empty question), else the turn, which
-   * resolves to its Outcome once the answer has ended.
-   * @param {{question: string, selection?: string | null, retry?: boolean, filters?: {versions?: string[]}}} request
+   * retrieving within `filters` (the docs versions in scope; undefined: all), from `page`
+   * (the page the reader is on: its sections rank higher, and the LLM is told it).
+   * Returns null when nothing was sent (busy, or an empty question typed), else the turn,
+   * which resolves to its Outcome once the answer has ended. A `shared` question (a link's
+   * `?ask=`) goes to the core even when empty, so that the reader sees why it is refused.
+   * @param {{question: string, selection?: string | null, retry?: boolean, filters?: {versions?: string[]}, page?: import('lectern/chat').AskRequest['page'], shared?: boolean}} request
    * @returns {Promise<Outcome> | null}
    */
   const ask = useCallback(
-    ({ question, selection = null, retry = false, filters = undefined }) => {
+    ({ question, selection = null, retry = false, filters = undefined, page = undefined, shared = false }) => {
       if (busy) return null;
       const text = question.trim();
       const mode = !retry && selection ? 'selected' : 'global';
-      if (!retry && !text) return null;
+      if (!retry && !text && !shared) return null;
       setError(null);
       setBusy(true);
       const abort = new AbortController();
@@ -137,7 +139,7 @@ export default function useAnswerStream({ session, persona }) {
           const chatPersona = /** @type {import('lectern/chat').AskRequest['persona']} */ (persona);
           const response = retry
             ? await rt.chat.retry(options)
-            : await rt.chat.ask({ question: text, mode, persona: chatPersona, ...(mode === 'selected' ? { selection } : {}) }, options);
+            : await rt.chat.ask({ question: text, mode, persona: chatPersona, ...(mode === 'selected' ? { selection } : {}), ...(page ? { page } : {}) }, options);
           const message = response.message ?? /** @type {Partial<Message>} */ ({});
           setAnnounce(`${s.answerDone} ${response.answer ?? ''}`.slice(0, 2000));
           // A retry's question is the one answered last.

@@ -4,7 +4,8 @@
 // panel in turn loads the runtime (wasm, index, model, chat) — nothing heavy before the
 // reader asks for it. The navbar's search box asks it for the panel through host.js; on a
 // page that is not a docs page the SearchBar mounts it itself (`fallback`: no floating
-// launcher, no selection button there).
+// launcher, no selection button there). A docs page's address with `?ask=` opens the panel
+// asking that question (shared-question.js).
 import React, { useCallback, useEffect, useRef, useState } from 'react';
 import { usePluginData } from '@docusaurus/useGlobalData';
 import { translate } from '@docusaurus/Translate';
@@ -12,6 +13,7 @@ import useTextSelection from './useTextSelection';
 import { emit } from './events';
 import { docsWidgetCount, registerDocsWidget, subscribe, takeRequest } from './host';
 import { keepKeys, useTopLayer } from './layer';
+import { takeSharedQuestion } from './shared-question';
 import './styles.css';
 
 const PLUGIN = 'docusaurus-plugin-lectern';
@@ -94,7 +96,7 @@ export default function LecternWidget({ pluginId, fallback = false }) {
       fetchPanel();
       // A new request object each time: the panel focuses its input / takes the selection
       // or the question.
-      setRequest({ id: Date.now() + Math.random(), selection: selected ?? null, question: ask?.question ?? null, scope: ask?.scope ?? null });
+      setRequest({ id: Date.now() + Math.random(), selection: selected ?? null, question: ask?.question ?? null, scope: ask?.scope ?? null, shared: Boolean(ask?.shared) });
       setOpen(true);
       rememberOpen(true);
     },
@@ -135,7 +137,10 @@ export default function LecternWidget({ pluginId, fallback = false }) {
     root.current?.setAttribute('data-lectern-hydrated', ''); // for tests: handlers are live
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the platform is known only in the browser: the first render must match the server's HTML
     if (/Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent)) setShortcutLabel('⌘I');
-    if (wasOpen()) show(null);
+    // A link's `?ask=` (docs pages only: a fallback widget leaves it to the page's own).
+    const shared = fallback ? null : takeSharedQuestion();
+    if (shared !== null) show(null, { question: shared, shared: true });
+    else if (wasOpen()) show(null);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, after hydration: show() changes with `open`, and running again on each open would send the panel a second request
   }, []);
 
@@ -200,7 +205,7 @@ export default function LecternWidget({ pluginId, fallback = false }) {
         </button>
       )}
       {Panel ? (
-        <Panel open={open} onClose={hide} config={config} request={request} />
+        <Panel open={open} onClose={hide} config={config} request={request} docsPage={!fallback} />
       ) : (
         open && (
           <div

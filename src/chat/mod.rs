@@ -10,6 +10,7 @@ mod events;
 mod extractive;
 mod ids;
 mod outcome;
+mod passage;
 mod persona;
 mod plan;
 mod prompt;
@@ -31,6 +32,7 @@ pub use extractive::excerpts_heading;
 pub use extractive::extractive_answer;
 pub use ids::{iso8601, uuid_v4};
 pub use outcome::{Conclusion, Outcome};
+pub use passage::{passage, MAX_PASSAGE_CHARS, MAX_PASSAGE_SENTENCES};
 pub use persona::Persona;
 pub use plan::{
     finish_answer, notes_for, plan, refusal_message, Ask, AskRequest, FailedPart, Plan, Retrieval, RetrievalFailure,

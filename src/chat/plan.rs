@@ -339,6 +339,8 @@ mod tests {
             panic!("expected Generate");
         };
         assert_eq!((sources.len(), confidence), (1, Confidence::Medium));
+        // Each source names the passage that following it highlights.
+        assert_eq!(sources[0].passage, ["Nodes discover each other through DDS."]);
         assert!(turns[1].content.contains("[1] Chapter › Section a"));
         assert!(excerpts.contains("[1]"));
         let extract = plan(&ask(Mode::Global, None), &r, &[], &ChatConfig::default(), &site);

@@ -42,7 +42,7 @@ function Sources({ sources, onNavigate }) {
       <ol>
         {sources.map((source) => (
           <li key={source.n} value={source.n} data-lectern-unread={source.unread ? '' : undefined}>
-            <SiteLink href={source.url} onNavigate={onNavigate} className="lectern-sources__link">
+            <SiteLink href={source.url} passage={source.passage} onNavigate={onNavigate} className="lectern-sources__link">
               <span className="lectern-cite" aria-hidden="true">
                 {source.n}
               </span>

@@ -50,6 +50,9 @@ const QUESTION_GAP_MS = 2100;
  * ({id, selection}: a new object each time the widget is opened or asked about a selection).
  * @param {import('@theme/LecternPanel').Props} props
  */
+// For the widget: a page opened from a citation in a new tab highlights its passage.
+export { followPassage } from './passage';
+
 export default function LecternPanel({ open, onClose, config, request }) {
   const s = strings();
   const titleId = useId();

@@ -12,7 +12,10 @@
 // The sentences are the Markdown's clean text, not the HTML: they are matched on letters and
 // digits only, so whitespace, punctuation, inline code and links that split a sentence
 // across elements do not matter. The highlight goes on the reader's next click or key.
-import { PASSAGE_KEY } from '../LecternWidget';
+
+/** Where a followed citation leaves its passage for the page it opens. The widget checks this
+ * key on every docs page, with the string written out (LecternWidget/index.js). */
+export const PASSAGE_KEY = 'lectern:passage:v1';
 
 const NAME = 'lectern-passage';
 // A marker-pen background that keeps the text's own colour, readable in both themes. Added

@@ -16,8 +16,6 @@ import './styles.css';
 
 const PLUGIN = 'docusaurus-plugin-lectern';
 const OPEN_KEY = 'lectern:panel-open:v1';
-/** Where a citation followed into a new tab leaves its passage (LecternPanel/passage.js). */
-export const PASSAGE_KEY = 'lectern:passage:v1';
 
 let panelChunk = null;
 const loadPanel = () => {
@@ -39,15 +37,6 @@ function rememberOpen(open) {
 function wasOpen() {
   try {
     return window.sessionStorage.getItem(OPEN_KEY) === '1';
-  } catch {
-    return false;
-  }
-}
-
-/** A citation opened this page in a new tab and left a passage to highlight. */
-function passageLeft() {
-  try {
-    return !!window.localStorage.getItem(PASSAGE_KEY);
   } catch {
     return false;
   }
@@ -147,8 +136,15 @@ export default function LecternWidget({ pluginId, fallback = false }) {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the platform is known only in the browser: the first render must match the server's HTML
     if (/Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent)) setShortcutLabel('⌘I');
     if (wasOpen()) show(null);
-    // The highlighter is in the panel's chunk: loaded only for such a page.
-    if (passageLeft()) loadPanel().then((m) => m.followPassage(), () => {});
+    // A citation opened this page in a new tab and left its passage to highlight: the
+    // highlighter is in the panel's chunk, loaded only for such a page.
+    // The key is LecternPanel/passage.js's PASSAGE_KEY, written out: importing it would put
+    // that module into every page's bundle (test/passage-key.test.js checks they agree).
+    try {
+      if (window.localStorage.getItem('lectern:passage:v1')) loadPanel().then((m) => m.followPassage(), () => {});
+    } catch {
+      // Storage disabled: nothing was left.
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, after hydration: show() changes with `open`, and running again on each open would send the panel a second request
   }, []);
 

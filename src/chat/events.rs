@@ -180,6 +180,7 @@ mod tests {
             score: 0.5,
             heading_path: vec!["Chapter".into(), "Section".into()],
             unread: false,
+            passage: Vec::new(),
         }
     }
 

@@ -73,8 +73,9 @@ fn best_sentences(text: &str, terms: &HashSet<String>, max: usize) -> Vec<String
     chosen.into_iter().map(|i| shorten(&sentences[i])).collect()
 }
 
-/// The sentences of the prose paragraphs of a chunk's Markdown text.
-fn prose_sentences(text: &str) -> Vec<String> {
+/// The sentences of the prose paragraphs of a chunk's Markdown text (also what a citation's
+/// passage is chosen from, `passage`).
+pub(super) fn prose_sentences(text: &str) -> Vec<String> {
     let mut paragraphs: Vec<String> = vec![String::new()];
     let mut in_fence = false;
     for line in text.lines() {

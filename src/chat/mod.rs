@@ -11,6 +11,7 @@ mod extractive;
 mod ids;
 mod outcome;
 mod page;
+mod passage;
 mod persona;
 mod plan;
 mod prompt;
@@ -33,6 +34,7 @@ pub use extractive::extractive_answer;
 pub use ids::{iso8601, uuid_v4};
 pub use outcome::{Conclusion, Outcome};
 pub use page::PageContext;
+pub use passage::{passage, MAX_PASSAGE_CHARS, MAX_PASSAGE_SENTENCES};
 pub use persona::Persona;
 pub use plan::{
     finish_answer, notes_for, plan, refusal_message, Ask, AskRequest, FailedPart, Plan, Retrieval, RetrievalFailure,

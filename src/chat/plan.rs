@@ -9,6 +9,7 @@ use super::degraded::{links_answer, notes, AnswerNote};
 use super::error::ChatError;
 use super::extractive::extractive_answer;
 use super::page::PageContext;
+use super::passage::passage;
 use super::persona::Persona;
 use super::prompt::{build_prompt, request_body, ChatTurn};
 use super::site_name::SiteName;
@@ -222,7 +223,11 @@ pub fn plan(ask: &Ask, retrieval: &Retrieval, history: &[&Message], config: &Cha
         Some(_) => (Confidence::High, retrieved_confidence != Confidence::None && !config.selection_only),
         None => (retrieved_confidence, true),
     };
-    let numbered = if usable { number_sources(&retrieval.chunks, site) } else { Vec::new() };
+    let mut numbered = if usable { number_sources(&retrieval.chunks, site) } else { Vec::new() };
+    // What following each citation highlights on its page.
+    for source in &mut numbered {
+        source.reference.passage = passage(&ask.question, &source.text, None);
+    }
     let sources: Vec<SourceReference> = numbered.iter().map(|s| s.reference.clone()).collect();
     let readable: Vec<NumberedSource> = numbered.iter().filter(|s| !s.reference.unread).cloned().collect();
     let confidence = match selection {
@@ -344,6 +349,8 @@ mod tests {
             panic!("expected Generate");
         };
         assert_eq!((sources.len(), confidence), (1, Confidence::Medium));
+        // Each source names the passage that following it highlights.
+        assert_eq!(sources[0].passage, ["Nodes discover each other through DDS."]);
         assert!(turns[1].content.contains("[1] Chapter › Section a"));
         assert!(excerpts.contains("[1]"));
         let extract = plan(&ask(Mode::Global, None), &r, &[], &ChatConfig::default(), &site);

@@ -47,6 +47,12 @@ pub struct SourceReference {
     #[serde(default, skip_serializing_if = "is_false")]
     #[cfg_attr(feature = "typescript", ts(as = "Option<bool>", optional))]
     pub unread: bool,
+    /// The sentences of the section the answer drew on (`passage`), in text order, as they
+    /// stand in its clean text: what following the citation highlights on the page. Absent
+    /// when none stands out (the citation lands on the heading).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "typescript", ts(as = "Option<Vec<String>>", optional))]
+    pub passage: Vec<String>,
 }
 
 fn is_false(value: &bool) -> bool {
@@ -126,6 +132,7 @@ pub fn number_sources(chunks: &[RetrievedChunk], site: &SiteOrigins) -> Vec<Numb
                 score: chunk.score.clamp(0.0, 1.0),
                 heading_path: chunk.heading_path.clone(),
                 unread: text.is_empty(),
+                passage: Vec::new(),
             },
             text: text.to_string(),
         });

@@ -15,7 +15,7 @@ function Citation({ numbers, raw, ctx }) {
     <span className="lectern-cites">
       {numbers.map((n, i) =>
         found[i] ? (
-          <SiteLink key={n} href={found[i].url} className="lectern-cite" aria-label={format.source(n, sourceTitle(found[i]))} title={sourceTitle(found[i])} onNavigate={() => {
+          <SiteLink key={n} href={found[i].url} className="lectern-cite" aria-label={format.source(n, sourceTitle(found[i]))} title={sourceTitle(found[i])} passage={found[i].passage} onNavigate={() => {
               ctx.onCite?.(n);
               ctx.onNavigate?.();
             }}>

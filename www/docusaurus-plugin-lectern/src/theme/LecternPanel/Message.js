@@ -44,6 +44,7 @@ function Sources({ sources, onNavigate, onCite }) {
           <li key={source.n} value={source.n} data-lectern-unread={source.unread ? '' : undefined}>
             <SiteLink
               href={source.url}
+              passage={source.passage}
               onNavigate={() => {
                 onCite?.(source.n);
                 onNavigate?.();

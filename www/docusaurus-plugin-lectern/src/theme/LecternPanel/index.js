@@ -54,6 +54,9 @@ const QUESTION_GAP_MS = 2100;
  * docsPage (the panel is on a docs page: it offers "Ask about this page").
  * @param {import('@theme/LecternPanel').Props} props
  */
+// For the widget: a page opened from a citation in a new tab highlights its passage.
+export { followPassage } from './passage';
+
 export default function LecternPanel({ open, onClose, config, request, docsPage = false }) {
   const s = strings();
   const titleId = useId();

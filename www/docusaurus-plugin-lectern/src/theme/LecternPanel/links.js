@@ -2,6 +2,7 @@
 // stays open on wide screens) or elsewhere (a new tab, without referrer or opener).
 import React from 'react';
 import Link from '@docusaurus/Link';
+import { followPassage, rememberPassage } from './passage';
 
 /** The answer's link policy: a link in an LLM's answer is a link only when it leads to this
  * site (its pages, the cited sections); any other URL is shown as text, never one click away,
@@ -23,12 +24,21 @@ export function sourceTitle(source) {
   return source.title || source.chapter_title || source.url;
 }
 
-/** A link to a page of this site (client-side navigation) or elsewhere (new tab). */
-export function SiteLink({ href, onNavigate, children, ...rest }) {
+/** A link to a page of this site (client-side navigation) or elsewhere (new tab). A
+ * citation's `passage` (its sentences, SourceReference.passage) is highlighted on the page it
+ * opens, in this tab or a new one (a Ctrl/⌘- or middle-click). */
+export function SiteLink({ href, onNavigate, passage = undefined, children, ...rest }) {
   if (isSameOrigin(href)) {
     const url = new URL(href, window.location.href);
+    const follow = (event) => {
+      rememberPassage(href, passage);
+      if (event.type !== 'click') return;
+      // In this tab (not a new one): highlight once the router has shown the section.
+      if (event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey) followPassage();
+      onNavigate?.(event);
+    };
     return (
-      <Link to={url.pathname + url.search + url.hash} autoAddBaseUrl={false} onClick={onNavigate} {...rest}>
+      <Link to={url.pathname + url.search + url.hash} autoAddBaseUrl={false} onClick={follow} onAuxClick={follow} {...rest}>
         {children}
       </Link>
     );

@@ -141,6 +141,15 @@ export default function LecternWidget({ pluginId, fallback = false }) {
     const shared = fallback ? null : takeSharedQuestion();
     if (shared !== null) show(null, { question: shared, shared: true });
     else if (wasOpen()) show(null);
+    // A citation opened this page in a new tab and left its passage to highlight: the
+    // highlighter is in the panel's chunk, loaded only for such a page.
+    // The key is LecternPanel/passage.js's PASSAGE_KEY, written out: importing it would put
+    // that module into every page's bundle (test/passage-key.test.js checks they agree).
+    try {
+      if (window.localStorage.getItem('lectern:passage:v1')) loadPanel().then((m) => m.followPassage(), () => {});
+    } catch {
+      // Storage disabled: nothing was left.
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, after hydration: show() changes with `open`, and running again on each open would send the panel a second request
   }, []);
 

@@ -62,8 +62,15 @@ pub async fn stream_completion(
     };
     if !response.ok() {
         // The proxy exposes Retry-After to the page (its CORS headers).
-        let retry_after =
-            response.headers().get("retry-after").ok().flatten().and_then(|v| v.trim().parse::<f64>().ok());
+        // Whole seconds (the form the proxy sends; an HTTP date is not read): an integer
+        // parse, since a float's would add its parser to the module.
+        let retry_after = response
+            .headers()
+            .get("retry-after")
+            .ok()
+            .flatten()
+            .and_then(|v| v.trim().parse::<u32>().ok())
+            .map(f64::from);
         let (message, code) = match response.text() {
             Ok(text) => match clock.wait(text, controller, listener).await {
                 Waited::Value(text) => text.as_string().map(|t| service_error(&t)).unwrap_or_default(),

@@ -28,12 +28,42 @@ function readSelection(minChars) {
   return { text, box: { top: box.top, bottom: box.bottom, left: box.left, right: box.right }, end: { top: last.top, bottom: last.bottom, right: last.right } };
 }
 
+/** The gap between the button and the selection, and the viewport's edge, in pixels. */
+const GAP = 8;
+
+/**
+ * Where the button goes ({top, left} in viewport pixels) for `selection`: clear of the whole
+ * selection (its bounding box), never over the selected text — a page's own selection menu
+ * or the reader's next drag would fight it there. Above the selection when there is room
+ * (touch: below, clear of the system's own menu, which sits above), else on the other side,
+ * else (the selection fills the viewport) the side with more room, at the viewport's edge.
+ * Horizontally at the selection's end (touch: its middle), kept inside the viewport.
+ * @param {{box: {top: number, bottom: number, left: number, right: number}, end: {right: number}, touch: boolean}} selection
+ * @param {{width: number, height: number}} size the button's size
+ */
+export function placeButton(selection, { width, height }) {
+  const vw = document.documentElement.clientWidth;
+  const vh = window.innerHeight;
+  const { box } = selection;
+  const above = box.top - height - GAP;
+  const below = box.bottom + GAP;
+  const fitsAbove = above >= GAP;
+  const fitsBelow = below + height <= vh - GAP;
+  let top;
+  if (selection.touch ? fitsBelow : fitsAbove) top = selection.touch ? below : above;
+  else if (selection.touch ? fitsAbove : fitsBelow) top = selection.touch ? above : below;
+  else top = box.top > vh - box.bottom ? GAP : vh - height - GAP;
+  const anchor = selection.touch ? (box.left + box.right) / 2 : selection.end.right;
+  const left = Math.min(Math.max(GAP, anchor - width / 2), vw - width - GAP);
+  return { top: Math.round(top), left: Math.round(Math.max(GAP, left)) };
+}
+
 /**
  * Returns {selection, position, dismiss}: the askable selection (or null), where to put the
- * button ({top, left} in viewport pixels), and a function that hides it until the selection
- * changes.
+ * button ({top, left} in viewport pixels, for a button of `size`), and a function that hides
+ * it until the selection changes.
  */
-export default function useTextSelection({ enabled, minChars }) {
+export default function useTextSelection({ enabled, minChars, size = { width: 150, height: 36 } }) {
   const [selection, setSelection] = useState(null);
   const pointer = useRef({ down: false, type: 'mouse' });
   const dismissed = useRef(null);
@@ -105,20 +135,6 @@ export default function useTextSelection({ enabled, minChars }) {
     setSelection(null);
   }, [selection]);
 
-  let position = null;
-  if (selection) {
-    // Mouse: just above the end of the selection. Touch: below it, clear of the system's
-    // own selection menu, which sits above.
-    const width = 150;
-    const height = 36;
-    const vw = document.documentElement.clientWidth;
-    const vh = window.innerHeight;
-    let top = selection.touch ? selection.box.bottom + 12 : selection.end.top - height - 8;
-    if (top < 8) top = selection.end.bottom + 8;
-    if (top > vh - height - 8) top = Math.max(8, selection.box.top - height - 8);
-    const anchor = selection.touch ? (selection.box.left + selection.box.right) / 2 : selection.end.right;
-    const left = Math.min(Math.max(8, anchor - width / 2), vw - width - 8);
-    position = { top: Math.round(top), left: Math.round(left) };
-  }
+  const position = selection ? placeButton(selection, size) : null;
   return { selection, position, dismiss };
 }

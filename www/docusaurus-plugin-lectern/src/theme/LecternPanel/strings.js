@@ -86,5 +86,10 @@ export const format = {
   questionLength: (length, max) => translate({ id: 'lectern.composer.length', message: '{length} / {max}' }, { length, max }),
   questionTooLong: (max) => translate({ id: 'lectern.composer.tooLong', message: 'Questions can be at most {max} characters long.' }, { max }),
   source: (n, title) => translate({ id: 'lectern.sources.link', message: 'Source {n}: {title}' }, { n, title }),
+  queued: (seconds) =>
+    translate(
+      { id: 'lectern.status.queued', message: 'Sending in {seconds} s… (one question every 2 seconds)', description: 'A question waiting its turn, with the seconds left' },
+      { seconds },
+    ),
   stopNotice: (partial) => (partial ? translate({ id: 'lectern.status.stoppedPartial', message: 'Stopped: the answer is incomplete.' }) : translate({ id: 'lectern.status.stopped', message: 'Stopped' })),
 };

@@ -128,9 +128,10 @@ export interface ClientOptions {
   starterQuestions: string[];
   welcome: string | null;
   shortcut: boolean;
-  /** false, or the button's label (null: the translated "Ask about this"). */
-  askAboutSelection: false | { label: string | null };
-  turnstile: { siteKey: string; scriptUrl: string } | null;
+  /** true (the translated "Ask about this"), false, or the site's label. */
+  askAboutSelection: boolean | { label: string };
+  /** Absent when the site has no Turnstile check. */
+  turnstile?: { siteKey: string; scriptUrl: string };
   /** How a docs page links its Markdown twin: its URL plus `fileSuffix` (or `folderSuffix`
    * when it ends with a slash), for the docs versions listed per docs plugin id; null when
    * no twins were written. */

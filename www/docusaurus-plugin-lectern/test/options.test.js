@@ -74,6 +74,9 @@ test("the selection button: on, off, or renamed; a bad label is named", () => {
   assert.deepEqual(normalizeOptions(validateOptions({ options: {} })).askAboutSelection, { label: null });
   const client = clientOptions(check({ askAboutSelection: { label: "Ask the book" } }), { bundleUrl: "/b/", runtimeUrl: "/r/" });
   assert.deepEqual(client.askAboutSelection, { label: "Ask the book" });
+  const client2 = (o) => clientOptions(check(o), { bundleUrl: "/b/", runtimeUrl: "/r/" }).askAboutSelection;
+  assert.equal(client2({}), true);
+  assert.equal(client2({ askAboutSelection: false }), false);
 });
 
 test("turnstile: a site key (public), Cloudflare's script unless a stand-in is named; no secret key here", () => {
@@ -94,6 +97,7 @@ test("turnstile: a site key (public), Cloudflare's script unless a stand-in is n
   const once = validateOptions({ options: { turnstile: { siteKey: "0x4AAA" } } });
   assert.deepEqual(normalizeOptions(once).turnstile, once.turnstile);
   assert.deepEqual(clientOptions(check({ turnstile: { siteKey: "0x4AAA" } }), { bundleUrl: "/b/", runtimeUrl: "/r/" }).turnstile, { siteKey: "0x4AAA", scriptUrl: cloudflare });
+  assert.equal("turnstile" in clientOptions(check({}), { bundleUrl: "/b/", runtimeUrl: "/r/" }), false, "every page carries the client options: none when off");
 });
 
 test("a misspelt plugin option is named as one, by the core's did-you-mean", () => {

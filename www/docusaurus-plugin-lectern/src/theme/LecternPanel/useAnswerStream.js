@@ -174,6 +174,7 @@ export default function useAnswerStream({ session, persona, turnstile = null }) 
             if (fresh) {
               // The refused exchange stays hidden while it is asked again (the retry replaces it).
               setRetrying(rt.chat.conversation.messages.at(-1)?.id ?? null);
+              setNotice(null); // the refusal's notice: the retry tells its own, if any
               update({ content: '', sources: [], phase: 'retrieving', slow: false });
               response = await send(true, fresh);
             }

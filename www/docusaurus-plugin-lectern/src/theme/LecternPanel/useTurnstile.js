@@ -96,16 +96,10 @@ function createSource(siteKey, scriptUrl, container) {
     });
     return s.widget;
   };
-  /** The next token: the kept one, or the one on its way (within TOKEN_WAIT_MS). */
-  const take = () =>
+  /** The token of a check: the one on its way, or of a check run now (within TOKEN_WAIT_MS). */
+  const wait = () =>
     /** @type {Promise<string | undefined>} */ (
       new Promise((resolve) => {
-        if (s.token) {
-          const token = s.token;
-          s.token = null;
-          resolve(token);
-          return;
-        }
         const done = (/** @type {string | undefined} */ token) => {
           clearTimeout(timer);
           resolve(token);
@@ -115,7 +109,6 @@ function createSource(siteKey, scriptUrl, container) {
           resolve(undefined);
         }, TOKEN_WAIT_MS);
         s.waiters.push(done);
-        // No token and none on its way (the last one was taken, or the check failed): run it again.
         start().then(({ api, id }) => {
           if (s.running || s.token || !s.waiters.length) return;
           s.running = true;
@@ -124,10 +117,24 @@ function createSource(siteKey, scriptUrl, container) {
         }, () => {});
       })
     );
+  let taken = false;
+  /** The token for the next question: the kept one; for the first question, the one on its
+   * way; else none (the proxy remembers its verdict). */
+  const take = () => {
+    if (s.token) {
+      const token = s.token;
+      s.token = null;
+      taken = true;
+      return Promise.resolve(/** @type {string | undefined} */ (token));
+    }
+    if (taken) return Promise.resolve(undefined);
+    taken = true;
+    return wait();
+  };
   /** A new token, after the proxy refused the last one (a kept one is not trusted either). */
   const fresh = () => {
     s.token = null;
-    return take();
+    return wait();
   };
   return { start, take, fresh };
 }

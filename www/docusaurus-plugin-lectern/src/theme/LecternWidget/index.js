@@ -5,7 +5,7 @@
 // reader asks for it. The navbar's search box asks it for the panel through host.js; on a
 // page that is not a docs page the SearchBar mounts it itself (`fallback`: no floating
 // launcher, no selection button there).
-import React, { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import React, { useCallback, useEffect, useRef, useState } from 'react';
 import { usePluginData } from '@docusaurus/useGlobalData';
 import { translate } from '@docusaurus/Translate';
 import useTextSelection from './useTextSelection';
@@ -69,17 +69,10 @@ export default function LecternWidget({ pluginId, fallback = false }) {
   const returnFocus = useRef(null);
   const focusAfterClose = useRef(false);
   const placeholder = useRef(null);
-  // The selection button's size, measured once shown (its label is the site's to choose), so
-  // that it is placed clear of the selection whatever its width.
-  const selectionButton = useRef(/** @type {HTMLButtonElement | null} */ (null));
-  const [buttonSize, setButtonSize] = useState({ width: 150, height: 36 });
-  const { selection, position, dismiss } = useTextSelection({ enabled: Boolean(config.askAboutSelection) && !fallback, minChars: config.limits.selectionMinChars, size: buttonSize });
-  useLayoutEffect(() => {
-    const el = selectionButton.current;
-    if (!el) return;
-    const { width, height } = el.getBoundingClientRect();
-    if (Math.round(width) !== buttonSize.width || Math.round(height) !== buttonSize.height) setButtonSize({ width: Math.round(width), height: Math.round(height) });
-  }, [selection, buttonSize]);
+  // The site may rename the selection button (askAboutSelection: {label}), e.g. when its own
+  // selection menu has an "Ask about this"; it is placed clear of the selection at its width.
+  const askSelection = /** @type {{label?: string}} */ (config.askAboutSelection).label || translate({ id: 'lectern.selection.ask', message: 'Ask about this', description: 'Button shown next to selected text' });
+  const { selection, position, dismiss } = useTextSelection({ enabled: Boolean(config.askAboutSelection) && !fallback, minChars: config.limits.selectionMinChars, width: 48 + 8 * askSelection.length });
 
   const fetchPanel = useCallback(() => {
     loadPanel().then(
@@ -168,8 +161,6 @@ export default function LecternWidget({ pluginId, fallback = false }) {
     { id: 'lectern.launcher.title', message: 'Ask a question about this site ({shortcut})', description: 'Tooltip and accessible name of the launcher button' },
     { shortcut: shortcutLabel },
   );
-  // The site may rename it (askAboutSelection: {label}), e.g. when its own selection menu has a button of the same name.
-  const askSelection = (config.askAboutSelection && config.askAboutSelection.label) || translate({ id: 'lectern.selection.ask', message: 'Ask about this', description: 'Button shown next to selected text' });
 
   return (
     <div ref={root} className="lectern" data-lectern-root="" data-lectern-fallback={fallback ? '' : undefined}>
@@ -195,7 +186,6 @@ export default function LecternWidget({ pluginId, fallback = false }) {
       )}
       {selection && position && (
         <button
-          ref={selectionButton}
           type="button"
           className="lectern-ask-selection"
           data-lectern-selection-button=""

@@ -25,7 +25,7 @@ function readSelection(minChars) {
   const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0 || r.height > 0);
   const box = range.getBoundingClientRect();
   const last = rects.at(-1) ?? box;
-  return { text, box: { top: box.top, bottom: box.bottom, left: box.left, right: box.right }, end: { top: last.top, bottom: last.bottom, right: last.right } };
+  return { text, box, end: last.right };
 }
 
 /** The gap between the button and the selection, and the viewport's edge, in pixels. */
@@ -36,34 +36,28 @@ const GAP = 8;
  * selection (its bounding box), never over the selected text — a page's own selection menu
  * or the reader's next drag would fight it there. Above the selection when there is room
  * (touch: below, clear of the system's own menu, which sits above), else on the other side,
- * else (the selection fills the viewport) the side with more room, at the viewport's edge.
+ * else (the selection fills the viewport) at the viewport's top.
  * Horizontally at the selection's end (touch: its middle), kept inside the viewport.
- * @param {{box: {top: number, bottom: number, left: number, right: number}, end: {right: number}, touch: boolean}} selection
+ * @param {{box: {top: number, bottom: number, left: number, right: number}, end: number, touch: boolean}} selection (end: the right edge of its last line)
  * @param {{width: number, height: number}} size the button's size
  */
-export function placeButton(selection, { width, height }) {
-  const vw = document.documentElement.clientWidth;
+function placeButton({ box, end, touch }, { width, height }) {
   const vh = window.innerHeight;
-  const { box } = selection;
   const above = box.top - height - GAP;
   const below = box.bottom + GAP;
-  const fitsAbove = above >= GAP;
-  const fitsBelow = below + height <= vh - GAP;
-  let top;
-  if (selection.touch ? fitsBelow : fitsAbove) top = selection.touch ? below : above;
-  else if (selection.touch ? fitsAbove : fitsBelow) top = selection.touch ? above : below;
-  else top = box.top > vh - box.bottom ? GAP : vh - height - GAP;
-  const anchor = selection.touch ? (box.left + box.right) / 2 : selection.end.right;
-  const left = Math.min(Math.max(GAP, anchor - width / 2), vw - width - GAP);
-  return { top: Math.round(top), left: Math.round(Math.max(GAP, left)) };
+  const fits = [above >= GAP ? above : null, below + height <= vh - GAP ? below : null];
+  if (touch) fits.reverse();
+  const top = fits.find((t) => t !== null) ?? GAP;
+  const anchor = touch ? (box.left + box.right) / 2 : end;
+  return { top: Math.round(top), left: Math.round(Math.max(GAP, Math.min(anchor - width / 2, document.documentElement.clientWidth - width - GAP))) };
 }
 
 /**
  * Returns {selection, position, dismiss}: the askable selection (or null), where to put the
- * button ({top, left} in viewport pixels, for a button of `size`), and a function that hides
+ * button ({top, left} in viewport pixels, for a button `width` wide), and a function that hides
  * it until the selection changes.
  */
-export default function useTextSelection({ enabled, minChars, size = { width: 150, height: 36 } }) {
+export default function useTextSelection({ enabled, minChars, width = 150 }) {
   const [selection, setSelection] = useState(null);
   const pointer = useRef({ down: false, type: 'mouse' });
   const dismissed = useRef(null);
@@ -135,6 +129,6 @@ export default function useTextSelection({ enabled, minChars, size = { width: 15
     setSelection(null);
   }, [selection]);
 
-  const position = selection ? placeButton(selection, size) : null;
+  const position = selection ? placeButton(selection, { width, height: 36 }) : null;
   return { selection, position, dismiss };
 }

@@ -10,6 +10,9 @@
 //   site.setHeaders({ "content-security-policy": "…" })  // extra headers on every file served
 //   site.setFault(/\/text\./, "truncate")          // damages matching files on the wire (below)
 //   site.requests()                              // [{path, status, at}] served so far
+//   site.setHandler(fn)                          // /api/llm/… answered by fn(Request for /…) -> Response
+//                                                // (e.g. the reference proxy's handler, run
+//                                                // in-process: tests/e2e/limits.test.mjs); null: the plain forward
 //
 // A fault (setFault(pattern, kind, {times, onePath}); setFault(null) clears them all; several
 // may be set, the first that matches a path applies, each `times` times or for good, and with
@@ -54,6 +57,7 @@ export async function startSiteServer({ root }) {
   let delay = null;
   let extraHeaders = {};
   let faults = [];
+  let handler = null;
   const log = [];
 
   /** The fault for `pathname`, used up once (null: serve it as it is). */
@@ -103,7 +107,35 @@ export async function startSiteServer({ root }) {
     return null;
   }
 
+  /** Answers with `handler` (a fetch handler, as a Worker's): the request as a Request, its
+   * Response streamed back as it comes. */
+  async function handleWith(req, res, url) {
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
+    const body = ["GET", "HEAD"].includes(req.method) ? undefined : Buffer.concat(chunks);
+    // The handler sees the path behind /api/llm, as the plain forward's upstream does.
+    const target = new URL(url.pathname.slice(LLM_PREFIX.length) + url.search, origin);
+    const response = await handler(new Request(target, { method: req.method, headers, body }));
+    log.push({ path: url.pathname, status: response.status, at: Date.now() });
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (!response.body) return res.end();
+    const reader = response.body.getReader();
+    res.on("close", () => reader.cancel().catch(() => {}));
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+    res.end();
+  }
+
   function proxy(req, res, url) {
+    if (handler) {
+      handleWith(req, res, url).catch(() => res.destroy());
+      return;
+    }
     if (upstream === "unreachable") {
       // The endpoint itself cannot be reached: the connection drops (a network error).
       log.push({ path: url.pathname, status: 0 });
@@ -133,6 +165,7 @@ export async function startSiteServer({ root }) {
     req.pipe(out);
   }
 
+  let origin = "";
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://127.0.0.1");
     if (url.pathname.startsWith(`${LLM_PREFIX}/`)) return proxy(req, res, url);
@@ -164,7 +197,7 @@ export async function startSiteServer({ root }) {
     }
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  const origin = `http://127.0.0.1:${server.address().port}`;
+  origin = `http://127.0.0.1:${server.address().port}`;
   return {
     origin,
     endpointPath: `${LLM_PREFIX}/v1/chat/completions`,
@@ -173,6 +206,10 @@ export async function startSiteServer({ root }) {
     },
     setDelay(pattern, ms) {
       delay = pattern ? { pattern, ms } : null;
+    },
+    /** Answers /api/llm/ with `fn` (Request -> Response); null: the plain forward again. */
+    setHandler(fn) {
+      handler = fn ?? null;
     },
     setHeaders(headers) {
       extraHeaders = headers ?? {};

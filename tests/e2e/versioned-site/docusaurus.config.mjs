@@ -2,7 +2,8 @@
 // version scope (tests/e2e/versioned.test.mjs): version 1.0 (served at /docs/) and the
 // current docs ("Next", at /docs/next/) of an imaginary tool, whose pages say different
 // things in each version. It also places the floating launcher in the other corner (the
-// launcher option). tests/e2e/run.sh builds it from www/example, whose node_modules hold
+// launcher option) and turns the selection button off (selection.test.mjs checks that none
+// appears). tests/e2e/run.sh builds it from www/example, whose node_modules hold
 // Docusaurus and the plugin.
 import { createRequire } from 'node:module';
 
@@ -21,6 +22,7 @@ export default {
       {
         endpoint: process.env.LECTERN_ENDPOINT || null,
         launcher: { position: 'bottom-left', offsetX: 24, offsetY: 24 },
+        askAboutSelection: false,
       },
     ],
   ],

@@ -94,6 +94,7 @@ const fn row(
 
 const INDEX_DAMAGED: &str = "The site's search index is damaged, so questions cannot be answered right now.";
 const TELL_SITE: &str = "Let the site's maintainers know.";
+const LIMIT_MEANWHILE: &str = "Meanwhile, answers quote the site itself.";
 const MISCONFIGURED: &str = "This site's assistant is misconfigured, so questions cannot be answered.";
 
 /// The table, first match wins: a code's rows for particular details come before its row for
@@ -172,6 +173,52 @@ pub const TABLE: &[Row] = &[
     row("INVALID_ARGUMENT", None, MISCONFIGURED, TELL_SITE, Action::ContactSite),
     row("INVALID_CONFIG", None, MISCONFIGURED, TELL_SITE, Action::ContactSite),
     row("RATE_LIMITED", None, RateLimited::MESSAGE, RateLimited::SUGGESTION, Action::Wait),
+    // The site's proxy refused the question (chat::error::PROXY_REFUSALS): the LLM was not
+    // asked, the answer is the excerpts. The daily limits' and the per-minute limit's
+    // messages end as chat::error::COME_BACK_TOMORROW and TRY_IN_A_MINUTE say, which the
+    // proxy's Retry-After replaces with the exact wait.
+    row(
+        "LLM_UNAVAILABLE",
+        Some("SITE_BUDGET_EXHAUSTED"),
+        "This site's assistant has reached its limit for today; come back tomorrow.",
+        LIMIT_MEANWHILE,
+        Action::Wait,
+    ),
+    row(
+        "LLM_UNAVAILABLE",
+        Some("DAILY_QUOTA"),
+        "You have reached today's limit of questions to this site's assistant; come back tomorrow.",
+        LIMIT_MEANWHILE,
+        Action::Wait,
+    ),
+    row(
+        "LLM_UNAVAILABLE",
+        Some("RATE_LIMITED"),
+        "You have asked this site's assistant many questions in the last minute; try again in a minute.",
+        LIMIT_MEANWHILE,
+        Action::Wait,
+    ),
+    row(
+        "LLM_UNAVAILABLE",
+        Some("TURNSTILE_REQUIRED"),
+        "This site's assistant could not check that you are not a robot.",
+        "Reload the page, then ask again; meanwhile, answers quote the site itself.",
+        Action::Reload,
+    ),
+    row(
+        "LLM_UNAVAILABLE",
+        Some("TURNSTILE_FAILED"),
+        "The check that you are not a robot did not pass.",
+        "Reload the page, then ask again; meanwhile, answers quote the site itself.",
+        Action::Reload,
+    ),
+    row(
+        "LLM_UNAVAILABLE",
+        Some("TURNSTILE_UNAVAILABLE"),
+        "The check that you are not a robot could not be completed right now.",
+        "Try again in a moment; meanwhile, answers quote the site itself.",
+        Action::Retry,
+    ),
     // The answer service (the LLM behind the site's proxy).
     row(
         "LLM_UNAVAILABLE",

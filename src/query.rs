@@ -105,9 +105,13 @@ pub fn selected_mode_query(question: &str, selection: &str) -> String {
 pub const MIN_INTERVAL_MS: f64 = 2000.0;
 
 /// A question sooner than [`MIN_INTERVAL_MS`] after the last one. Only the chat limits the
-/// rate (a search is superseded instead), so this is not an [`Invalid`] query.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RateLimited;
+/// rate (a search is superseded instead), so this is not an [`Invalid`] query. `wait_ms` is
+/// how long until the limiter admits a question again: the panel holds the question that long
+/// (a countdown) and sends it then, instead of refusing it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RateLimited {
+    pub wait_ms: f64,
+}
 
 impl RateLimited {
     pub const CODE: &'static str = "RATE_LIMITED";
@@ -128,7 +132,7 @@ impl RateLimiter {
         if let Some(last) = self.last_ms {
             // A clock that went backwards (a changed system time) never locks the reader out.
             if now_ms >= last && now_ms - last < MIN_INTERVAL_MS {
-                return Err(RateLimited);
+                return Err(RateLimited { wait_ms: MIN_INTERVAL_MS - (now_ms - last) });
             }
         }
         self.last_ms = Some(now_ms);
@@ -178,7 +182,8 @@ mod tests {
     fn rate_limiter_admits_one_question_per_two_seconds() {
         let mut limiter = RateLimiter::default();
         assert_eq!(limiter.admit(10_000.0), Ok(()));
-        assert_eq!(limiter.admit(11_999.0), Err(RateLimited));
+        assert_eq!(limiter.admit(11_999.0), Err(RateLimited { wait_ms: 1.0 }));
+        assert_eq!(limiter.admit(10_500.0), Err(RateLimited { wait_ms: 1_500.0 }));
         // The refused attempt did not restart the window.
         assert_eq!(limiter.admit(12_000.0), Ok(()));
         // A clock set back does not lock the reader out.

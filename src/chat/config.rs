@@ -84,6 +84,12 @@ impl Default for ChatConfig {
     }
 }
 
+/// The request header that carries a Cloudflare Turnstile token to the site's proxy, when
+/// the page has one (the Docusaurus widget's `turnstile` option). The reference proxy reads
+/// the same name (proxy/cloudflare-worker/src/config.mjs, TURNSTILE_HEADER): a name without
+/// a secret's words, so a CORS preflight allows it.
+pub const TURNSTILE_HEADER: &str = "x-lectern-turnstile";
+
 /// The options, as JS names them.
 pub const OPTIONS: [&str; 12] = [
     "endpoint",

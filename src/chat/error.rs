@@ -76,6 +76,11 @@ pub struct ChatError {
     /// reader's message.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub technical: Option<String>,
+    /// How long until asking again may work, in milliseconds, when that is known: the
+    /// 1-question-per-2-seconds rule's wait (the panel queues the question with a countdown)
+    /// or the proxy's `Retry-After`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after_ms: Option<f64>,
 }
 
 impl ChatError {
@@ -90,6 +95,7 @@ impl ChatError {
             detail,
             retryable: code.retryable(),
             technical,
+            retry_after_ms: None,
         }
     }
 
@@ -98,9 +104,12 @@ impl ChatError {
         ChatError::new(ChatErrorCode::Invalid(reason), None, None)
     }
 
-    /// A question sooner than the rate limit allows.
-    pub fn rate_limited(_: RateLimited) -> Self {
-        ChatError::new(ChatErrorCode::RateLimited, None, None)
+    /// A question sooner than the rate limit allows, with how long until it would be admitted.
+    pub fn rate_limited(limited: RateLimited) -> Self {
+        ChatError {
+            retry_after_ms: Some(limited.wait_ms.max(0.0)),
+            ..ChatError::new(ChatErrorCode::RateLimited, None, None)
+        }
     }
 
     /// A question that is not an `AskRequest` at all; `technical` says why.
@@ -153,6 +162,39 @@ impl ChatError {
         ChatError::new(ChatErrorCode::LlmUnavailable, Some(format!("HTTP_{status}")), Some(technical))
     }
 
+    /// An HTTP error from the endpoint, as its JSON body names it: one of the reference
+    /// proxy's refusals ([`PROXY_REFUSALS`], `code`) is told in that refusal's own words (the
+    /// advice table's `LLM_UNAVAILABLE` row for it), with `retry_after_s` (the `Retry-After`
+    /// header) as when to come back; any other error is [`ChatError::http`]'s.
+    pub fn service(status: u16, body_message: Option<&str>, code: Option<&str>, retry_after_s: Option<f64>) -> Self {
+        let Some(code) = code.filter(|c| PROXY_REFUSALS.contains(c)) else {
+            return ChatError::http(status, body_message);
+        };
+        let mut error = ChatError::http(status, body_message);
+        let advice = advice(ChatErrorCode::LlmUnavailable.as_str(), Some(code));
+        (error.message, error.suggestion, error.action) =
+            (advice.message.into_owned(), advice.suggestion.into_owned(), advice.action);
+        error.detail = Some(code.into());
+        error.retry_after_ms = retry_after_s.filter(|s| s.is_finite() && *s > 0.0).map(|s| s * 1000.0);
+        if let Some(ms) = error.retry_after_ms {
+            // The table says when with no Retry-After; the proxy's own wait is more exact.
+            for (usual, fits) in [(COME_BACK_TOMORROW, ms > 60_000.0), (TRY_IN_A_MINUTE, true)] {
+                if fits && error.message.ends_with(usual) {
+                    let kept = error.message.len() - usual.len();
+                    error.message = format!("{}{}.", &error.message[..kept], come_back_in(ms));
+                }
+            }
+        }
+        error
+    }
+
+    /// Whether the reference proxy refused the question (a limit, the robot check): the LLM
+    /// was not asked, so the answer is the excerpts, with this error as its note.
+    pub fn refused_by_proxy(&self) -> bool {
+        self.code == ChatErrorCode::LlmUnavailable
+            && self.detail.as_deref().is_some_and(|d| PROXY_REFUSALS.contains(&d))
+    }
+
     pub fn timeout(limit_ms: f64, first_token: bool) -> Self {
         // "30 s", "1.5 s"
         let seconds = format!("{:.1}", limit_ms / 1000.0);
@@ -185,6 +227,36 @@ impl std::fmt::Display for ChatError {
 
 impl std::error::Error for ChatError {}
 
+/// The codes of the reference proxy's refusals (proxy/cloudflare-worker: its per-minute rate
+/// limit, its Turnstile check, the per-client daily quota and the site's daily token budget),
+/// as its error bodies carry them (`{"error": {"code": …}}`). The advice table has a row for
+/// each, under `LLM_UNAVAILABLE` with the code as the detail.
+pub const PROXY_REFUSALS: [&str; 6] = [
+    "RATE_LIMITED",
+    "TURNSTILE_REQUIRED",
+    "TURNSTILE_FAILED",
+    "TURNSTILE_UNAVAILABLE",
+    "DAILY_QUOTA",
+    "SITE_BUDGET_EXHAUSTED",
+];
+
+/// How the advice table's daily-limit messages end, when the proxy did not say when.
+pub const COME_BACK_TOMORROW: &str = "come back tomorrow.";
+/// How the advice table's per-minute-limit message ends, when the proxy did not say when.
+pub const TRY_IN_A_MINUTE: &str = "try again in a minute.";
+
+/// "come back in about 5 hours", "… in about 40 minutes", "… in 30 seconds" (rounded up).
+fn come_back_in(ms: f64) -> String {
+    let seconds = (ms / 1000.0).ceil() as u64;
+    let verb = if seconds > 60 { "come back" } else { "try again" };
+    let when = match seconds {
+        0..=60 => format!("in {seconds} second{}", if seconds == 1 { "" } else { "s" }),
+        61..=5_399 => format!("in about {} minutes", seconds.div_ceil(60)),
+        _ => format!("in about {} hours", (seconds as f64 / 3600.0).round() as u64),
+    };
+    format!("{verb} {when}")
+}
+
 /// At most `max` characters of `text`, with "…" when cut.
 pub(crate) fn truncate(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
@@ -213,7 +285,10 @@ mod tests {
         );
         assert_eq!(ChatError::http(403, None).action, Action::ContactSite);
         assert!(!ChatError::invalid_config("x").retryable);
-        assert!(!ChatError::rate_limited(RateLimited).retryable && !ChatError::invalid_argument("x").retryable);
+        assert!(
+            !ChatError::rate_limited(RateLimited { wait_ms: 500.0 }).retryable
+                && !ChatError::invalid_argument("x").retryable
+        );
         assert_eq!(ChatError::timeout(30_000.0, true).message, "No answer arrived within 30 s.");
         assert_eq!(ChatError::timeout(1_500.0, false).message, "The answer stopped arriving for 1.5 s.");
     }
@@ -253,14 +328,14 @@ mod tests {
             let error = ChatError::refused(reason);
             assert_eq!((error.message, error.suggestion), (reason.message(), reason.suggestion()));
         }
-        let limited = ChatError::rate_limited(RateLimited);
+        let limited = ChatError::rate_limited(RateLimited { wait_ms: 500.0 });
         assert_eq!((limited.code.as_str(), limited.message.as_str()), ("RATE_LIMITED", RateLimited::MESSAGE));
     }
 
     #[test]
     fn every_error_a_reader_can_meet_is_written_for_a_reader() {
         let mut errors = vec![
-            ChatError::rate_limited(RateLimited),
+            ChatError::rate_limited(RateLimited { wait_ms: 500.0 }),
             ChatError::invalid_argument(
                 "not a question: invalid type: integer `5`, expected a string at line 1 column 14",
             ),
@@ -287,6 +362,50 @@ mod tests {
                 assert_eq!(crate::advice::technical_in(text), None, "{error:?}");
             }
             assert!(!error.message.is_empty() && !error.suggestion.is_empty(), "{error:?}");
+        }
+    }
+
+    #[test]
+    fn the_proxys_refusals_are_told_in_their_own_words_with_when_to_come_back() {
+        let body = Some("This site's assistant has reached its limit for today. It resets at midnight UTC.");
+        let budget = ChatError::service(429, body, Some("SITE_BUDGET_EXHAUSTED"), Some(5.0 * 3600.0 - 100.0));
+        assert_eq!(budget.code, ChatErrorCode::LlmUnavailable);
+        assert_eq!(budget.detail.as_deref(), Some("SITE_BUDGET_EXHAUSTED"));
+        assert_eq!(
+            budget.message,
+            "This site's assistant has reached its limit for today; come back in about 5 hours."
+        );
+        assert_eq!(budget.retry_after_ms, Some((5.0 * 3600.0 - 100.0) * 1000.0));
+        assert!(budget.refused_by_proxy() && budget.technical.as_deref().is_some_and(|t| t.contains("midnight")));
+        // No Retry-After: the table's words.
+        let quota = ChatError::service(429, None, Some("DAILY_QUOTA"), None);
+        assert!(quota.message.ends_with(COME_BACK_TOMORROW), "{}", quota.message);
+        assert_eq!(
+            ChatError::service(429, None, Some("DAILY_QUOTA"), Some(2400.0)).message.split("; ").nth(1),
+            Some("come back in about 40 minutes.")
+        );
+        let minute = ChatError::service(429, None, Some("RATE_LIMITED"), Some(30.0));
+        assert!(minute.message.ends_with("try again in 30 seconds."), "{}", minute.message);
+        assert_eq!(minute.action, Action::Wait);
+        for code in ["TURNSTILE_REQUIRED", "TURNSTILE_FAILED"] {
+            let e = ChatError::service(403, None, Some(code), None);
+            assert_eq!((e.detail.as_deref(), e.action), (Some(code), Action::Reload));
+            assert!(e.message.contains("robot"), "{}", e.message);
+        }
+        // Any other code is an HTTP error like any other.
+        let other = ChatError::service(429, Some("slow down"), Some("rate_limit_exceeded"), Some(20.0));
+        assert_eq!((other.detail.as_deref(), other.refused_by_proxy()), (Some("HTTP_429"), false));
+        for code in PROXY_REFUSALS {
+            for retry in [None, Some(30.0), Some(40_000.0)] {
+                let e = ChatError::service(429, None, Some(code), retry);
+                assert_eq!(crate::advice::technical_in(&e.message), None, "{e:?}");
+                assert!(
+                    !e.message.is_empty()
+                        && !e.suggestion.is_empty()
+                        && e.message != ChatError::http(429, None).message,
+                    "{e:?}"
+                );
+            }
         }
     }
 

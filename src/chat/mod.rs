@@ -21,13 +21,15 @@ mod sources;
 mod stream;
 mod turn;
 
-pub use config::{did_you_mean, ChatConfig, DEFAULT_SLOW_AFTER_MS, DEFAULT_STORAGE_KEY, DEFAULT_TIMEOUT_MS};
+pub use config::{
+    did_you_mean, ChatConfig, DEFAULT_SLOW_AFTER_MS, DEFAULT_STORAGE_KEY, DEFAULT_TIMEOUT_MS, TURNSTILE_HEADER,
+};
 pub use conversation::{
     AnswerKind, Conversation, Message, MessageError, MessageStatus, Role, StoredConversation, HISTORY_FOR_LLM,
     MAX_CONTENT_CHARS, MAX_MESSAGES, STORAGE_FORMAT_VERSION,
 };
 pub use degraded::{links_answer, AnswerNote, NoteCode, PARTIAL_SEARCH_NOTE, SOURCES_UNREAD_NOTE};
-pub use error::{ChatError, ChatErrorCode};
+pub use error::{ChatError, ChatErrorCode, PROXY_REFUSALS};
 pub use events::{ChatEvent, ChatResponse, NoticeCode, Status, HISTORY_NOT_KEPT_MESSAGE, HISTORY_RESET_MESSAGE};
 pub use extractive::excerpts_heading;
 pub use extractive::extractive_answer;

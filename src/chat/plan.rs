@@ -542,6 +542,7 @@ mod tests {
         assert!(ok.admit(&mut limiter, 0.0).is_ok(), "the refused questions were not counted");
         let again = ok.admit(&mut limiter, 1_000.0).unwrap_err();
         assert_eq!((again.code.as_str(), again.retryable), ("RATE_LIMITED", false));
+        assert_eq!(again.retry_after_ms, Some(1_000.0), "the core says how long the question must wait");
         assert!(ok.admit(&mut limiter, 2_000.0).is_ok());
     }
 

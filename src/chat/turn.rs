@@ -269,12 +269,19 @@ impl Turn {
         Ok(self.stopped_now())
     }
 
-    /// No LLM to be had (no HTTP response): the excerpts answer instead, and the reader is told.
+    /// No LLM to be had (no HTTP response, or the site's proxy refused the question: a limit,
+    /// the robot check): the excerpts answer instead, and the reader is told — for a refusal,
+    /// with what to do, since its words (when to come back) are its own.
     pub fn unreachable(&mut self, error: ChatError) -> Result<Outcome, TurnError> {
         if self.phase != Phase::Answering || !self.generating {
             return Err(TurnError { event: "unreachable", phase: self.phase });
         }
-        self.notice(NoticeCode::LlmUnavailable, &error.message)?;
+        let told = if error.refused_by_proxy() {
+            format!("{} {}", error.message, error.suggestion)
+        } else {
+            error.message.clone()
+        };
+        self.notice(NoticeCode::LlmUnavailable, &told)?;
         let excerpts = std::mem::take(&mut self.excerpts);
         self.token(&excerpts)?;
         self.phase = Phase::Concluding;
@@ -604,6 +611,27 @@ mod tests {
     }
 
     #[test]
+    fn a_proxy_refusal_answers_with_the_excerpts_and_says_when_to_come_back() {
+        let mut turn = generating();
+        let refusal = ChatError::service(429, None, Some("SITE_BUDGET_EXHAUSTED"), Some(7200.0));
+        let outcome = turn.unreachable(refusal).unwrap();
+        let events = turn.take_events();
+        assert_eq!(names(&events), ["notice", "token"]);
+        let told = value(&events[0])["message"].as_str().unwrap_or_default().to_string();
+        assert!(
+            told.starts_with("This site's assistant has reached its limit for today; come back in about 2 hours."),
+            "{told}"
+        );
+        assert!(told.ends_with("answers quote the site itself."), "{told}");
+        let (event, conclusion) = end(&mut turn, outcome);
+        assert_eq!(value(&event)["response"]["kind"], "extractive");
+        assert_eq!(
+            conclusion.message().error.as_ref().and_then(|e| e.detail.as_deref()),
+            Some("SITE_BUDGET_EXHAUSTED")
+        );
+    }
+
+    #[test]
     fn events_out_of_turn_are_refused() {
         let slow = || ChatEvent::Status(Status::Slow { message: SLOW_MESSAGE.into() });
         let token = || ChatEvent::Token { content: "x".into() };
@@ -688,7 +716,7 @@ mod tests {
         use crate::query::Invalid;
         for (error, code) in [
             (ChatError::refused(Invalid::EmptyQuestion), "EMPTY_QUESTION"),
-            (ChatError::rate_limited(crate::query::RateLimited), "RATE_LIMITED"),
+            (ChatError::rate_limited(crate::query::RateLimited { wait_ms: 500.0 }), "RATE_LIMITED"),
             (ChatError::invalid_config("unknown persona `pirate`"), "INVALID_CONFIG"),
             (ChatError::invalid_argument("not a question"), "INVALID_ARGUMENT"),
         ] {

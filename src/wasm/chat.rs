@@ -10,7 +10,7 @@ use super::fetch_stream::{stream_completion, Listener, Request, StreamEnd};
 use super::storage::Store;
 use crate::chat::{
     iso8601, request_body, uuid_v4, AskRequest, ChatConfig, ChatError, ChatErrorCode, Conclusion, Conversation, Next,
-    NoticeCode, Outcome, Retrieval, RetrievalFailure, SiteOrigins, Turn, TurnError,
+    NoticeCode, Outcome, Retrieval, RetrievalFailure, SiteOrigins, Turn, TurnError, TURNSTILE_HEADER,
 };
 use crate::query::RateLimiter;
 use std::cell::RefCell;
@@ -147,12 +147,15 @@ impl Chat {
     /// Answers a question `begin` admitted from what retrieval returned (`retrieval`, or
     /// `retrievalError`), going on with its turn and its `onEvent`. Resolves with the
     /// Response; rejects with a coded error (the question and any partial answer are kept).
+    /// `turnstile`: a Cloudflare Turnstile token for the site's proxy, sent with this request
+    /// only (a token is spent once verified).
     #[wasm_bindgen(unchecked_return_type = "Promise<ChatResponse>")]
     pub fn answer(
         &self,
         asked: AskedQuestion,
         retrieval: JsValue,
         #[wasm_bindgen(js_name = retrievalError)] retrieval_error: JsValue,
+        turnstile: Option<String>,
     ) -> Result<js_sys::Promise, JsError> {
         // null and undefined read as None.
         let retrieval: Option<Retrieval> = from_js(retrieval)?;
@@ -160,7 +163,9 @@ impl Chat {
         let failure: Option<RetrievalFailure> = from_js(retrieval_error)?;
         let state = self.state.clone();
         let AskedQuestion { turn, events, .. } = asked;
-        Ok(wasm_bindgen_futures::future_to_promise(async move { run(state, turn, retrieval, failure, events).await }))
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            run(state, turn, retrieval, failure, turnstile, events).await
+        }))
     }
 
     /// Stops the answer being streamed; what has arrived stays.
@@ -274,6 +279,7 @@ async fn run(
     mut turn: Turn,
     retrieval: Option<Retrieval>,
     failure: Option<RetrievalFailure>,
+    turnstile: Option<String>,
     events: Events,
 ) -> Result<JsValue, JsValue> {
     {
@@ -312,13 +318,11 @@ async fn run(
         let mut s = state.borrow_mut();
         s.current = Some(controller.clone());
         let c = &s.config;
-        (
-            c.endpoint.clone().unwrap_or_default(),
-            c.headers.clone(),
-            request_body(c, &turns),
-            c.slow_after_ms,
-            c.timeout_ms,
-        )
+        let mut headers = c.headers.clone();
+        if let Some(token) = turnstile.filter(|t| !t.is_empty()) {
+            headers.insert(TURNSTILE_HEADER.into(), token);
+        }
+        (c.endpoint.clone().unwrap_or_default(), headers, request_body(c, &turns), c.slow_after_ms, c.timeout_ms)
     };
     let request = Request { endpoint: &endpoint, headers: &headers, body: &body, slow_after_ms, timeout_ms };
     let mut listener = StreamListener { state: &state, events: &events, turn: &mut turn };

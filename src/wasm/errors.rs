@@ -35,12 +35,16 @@ pub fn invalid_error(reason: Invalid) -> JsError {
 }
 
 #[cfg(feature = "chat")]
-/// A chat failure; `retryable` tells the UI whether to offer a retry.
+/// A chat failure; `retryable` tells the UI whether to offer a retry, `retryAfterMs` (when
+/// known) how long until asking again may work.
 pub fn chat_error(err: &ChatError) -> JsError {
     let error = coded_error(err.code.as_str(), &err.message, &err.suggestion, err.detail.as_deref());
     set_fields(&error, err.action, err.technical.as_deref());
     let value: JsValue = error.clone().into();
     let _ = js_sys::Reflect::set(&value, &"retryable".into(), &err.retryable.into());
+    if let Some(ms) = err.retry_after_ms {
+        let _ = js_sys::Reflect::set(&value, &"retryAfterMs".into(), &ms.into());
+    }
     error
 }
 

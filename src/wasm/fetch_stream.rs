@@ -61,14 +61,26 @@ pub async fn stream_completion(
         Waited::Rejected(reason) => return StreamEnd::Unreachable(ChatError::network(&reason_text(&reason))),
     };
     if !response.ok() {
-        let message = match response.text() {
+        // The proxy exposes Retry-After to the page (its CORS headers).
+        // Whole seconds (the form the proxy sends; an HTTP date is not read): an integer
+        // parse, since a float's would add its parser to the module.
+        let retry_after = response
+            .headers()
+            .get("retry-after")
+            .ok()
+            .flatten()
+            .and_then(|v| v.trim().parse::<u32>().ok())
+            .map(f64::from);
+        let (message, code) = match response.text() {
             Ok(text) => match clock.wait(text, controller, listener).await {
-                Waited::Value(text) => text.as_string().and_then(|t| service_message(&t)),
-                _ => None,
+                Waited::Value(text) => text.as_string().map(|t| service_error(&t)).unwrap_or_default(),
+                _ => (None, None),
             },
-            Err(_) => None,
+            Err(_) => (None, None),
         };
-        return StreamEnd::Failed(ChatError::http(response.status(), message.as_deref()));
+        let error = ChatError::service(response.status(), message.as_deref(), code.as_deref(), retry_after);
+        // A refusal by the site's proxy: the LLM was not asked, the answer is the excerpts.
+        return if error.refused_by_proxy() { StreamEnd::Unreachable(error) } else { StreamEnd::Failed(error) };
     }
     let mut parser = CompletionStream::new();
     let Some(body) = response.body() else {
@@ -144,16 +156,19 @@ fn fetch(request: &Request<'_>, controller: &AbortController) -> Promise {
     fetch_with_init(request.endpoint, &init)
 }
 
-/// The `error.message` of an OpenAI-style error body, or a short plain-text body.
-fn service_message(body: &str) -> Option<String> {
+/// The `error.message` of an OpenAI-style error body, or a short plain-text body, and the
+/// body's `error.code` (the proxy's refusals are told by it).
+fn service_error(body: &str) -> (Option<String>, Option<String>) {
     match serde_json::from_str::<serde_json::Value>(body) {
-        Ok(json) => json
-            .pointer("/error/message")
-            .or_else(|| json.get("error"))
-            .or_else(|| json.get("message"))
-            .and_then(|m| m.as_str())
-            .map(str::to_string),
-        Err(_) => Some(body.trim().chars().take(200).collect()).filter(|s: &String| !s.is_empty()),
+        Ok(json) => (
+            json.pointer("/error/message")
+                .or_else(|| json.get("error"))
+                .or_else(|| json.get("message"))
+                .and_then(|m| m.as_str())
+                .map(str::to_string),
+            json.pointer("/error/code").and_then(|c| c.as_str()).map(str::to_string),
+        ),
+        Err(_) => (Some(body.trim().chars().take(200).collect()).filter(|s: &String| !s.is_empty()), None),
     }
 }
 

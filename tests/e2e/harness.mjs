@@ -3,6 +3,8 @@
 // drive the widget the way a reader does. tests/e2e/run.sh builds the site and sets:
 //
 //   LECTERN_E2E_SITE       the example site built by `docusaurus build` with the plugin
+//   LECTERN_E2E_PROTECTED  the same with Turnstile on and the selection button renamed
+//                          (protected.config.mjs)
 //   LECTERN_E2E_ARTIFACTS  where screenshots go
 
 import { after, before } from "node:test";
@@ -47,6 +49,7 @@ export function useEnvironment({ tokenDelayMs = 12 } = {}) {
  */
 export async function newPage(t, env, { viewport = { width: 1280, height: 800 }, colorScheme = "light", hasTouch = false, isMobile = false, context: existing } = {}) {
   env.site.setUpstream(env.llm.url);
+  env.site.setHandler(null);
   env.site.setDelay(null);
   env.site.setHeaders(null);
   env.site.setFault(null);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end tests of the Lectern widget and Docusaurus plugin (issue 7). Builds what they
 # need — the lectern CLI, the browser runtime (pkg/), the example site with the plugin (and,
-# for the page-weight test, without it), the small versioned fixture (versioned-site/) —
+# for the page-weight test, without it; and with Turnstile on: protected.config.mjs), the
+# small versioned fixture (versioned-site/) —
 # then runs the plugin's unit tests and the
 # Playwright tests in headless Chromium. Idempotent. Screenshots: tests/e2e/artifacts/.
 #
@@ -18,6 +19,8 @@ here=tests/e2e
 work="${LECTERN_E2E_WORK:-$LECTERN_CACHE/e2e}"
 site="$work/site"
 baseline="$work/baseline"
+# The example with Turnstile on and the selection button renamed (protected.config.mjs).
+protected="$work/protected"
 artifacts="$LECTERN_ROOT/$here/artifacts"
 # A value that must never reach an emitted file (the built-site check looks for it).
 canary="sk-lectern-e2e-canary-$(date +%s)-do-not-ship"
@@ -67,7 +70,7 @@ build_versioned() {
   grep -h '^\[lectern\]' "$log" || true
 }
 
-if [ "${LECTERN_E2E_SKIP_BUILD:-}" = 1 ] && [ -f "$site/index.html" ] && [ -f "$work/canary" ] && [ -f "$versioned/404.html" ]; then
+if [ "${LECTERN_E2E_SKIP_BUILD:-}" = 1 ] && [ -f "$site/index.html" ] && [ -f "$work/canary" ] && [ -f "$versioned/404.html" ] && [ -f "$protected/index.html" ]; then
   canary="$(cat "$work/canary")"
 else
   step "e2e: docusaurus build of the example site, with the plugin"
@@ -75,6 +78,11 @@ else
   build_site "$site" "$work/site-build.log"
   echo "$canary" >"$work/canary"
   grep -h '^\[lectern\]' "$work/site-build.log" || true
+  echo "  built in $((SECONDS - start)) s"
+
+  step "e2e: docusaurus build of the example site with Turnstile on and the selection button renamed"
+  start=$SECONDS
+  build_site "$protected" "$work/protected-build.log" --config "$LECTERN_ROOT/$here/protected.config.mjs"
   echo "  built in $((SECONDS - start)) s"
 
   step "e2e: docusaurus build of the versioned fixture"
@@ -93,6 +101,6 @@ else
 fi
 
 step "e2e: Playwright in headless Chromium"
-LECTERN_E2E_SITE="$site" LECTERN_E2E_BASELINE="$baseline" LECTERN_E2E_VERSIONED="$versioned" LECTERN_E2E_ARTIFACTS="$artifacts" \
+LECTERN_E2E_SITE="$site" LECTERN_E2E_PROTECTED="$protected" LECTERN_E2E_BASELINE="$baseline" LECTERN_E2E_VERSIONED="$versioned" LECTERN_E2E_ARTIFACTS="$artifacts" \
   LECTERN_E2E_CANARY="$canary" node --test --test-concurrency=1 "$@" ${LECTERN_E2E_TESTS:-"$here"/*.test.mjs}
 echo "e2e: screenshots and page-weight.json in $artifacts"

@@ -4,6 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { newPage, openDocs, screenshot, useEnvironment, waitForAnswer, waitForIndex } from "./harness.mjs";
+import { startSiteServer } from "./server.mjs";
+import { SELECTION_LABEL } from "./protected-options.mjs";
 
 const env = useEnvironment();
 const PAGE = "/docs/ros2-fundamentals/nodes-topics/";
@@ -141,4 +143,91 @@ test("touch: a selection made on a phone gets the button below it, and opens the
   await page.waitForSelector(".lectern-panel .lectern-selection");
   const panel = await page.locator(".lectern-panel").boundingBox();
   assert.deepEqual([panel.x, panel.y, panel.width], [0, 0, 375], "a full-screen sheet");
+});
+
+/** The selection's bounding rectangle and the button's, in viewport pixels. */
+async function rects(page) {
+  return page.evaluate(() => {
+    const r = getSelection().getRangeAt(0).getBoundingClientRect();
+    const b = document.querySelector(".lectern-ask-selection").getBoundingClientRect();
+    const box = (x) => ({ top: x.top, bottom: x.bottom, left: x.left, right: x.right });
+    return { selection: box(r), button: box(b), vh: innerHeight, vw: document.documentElement.clientWidth };
+  });
+}
+
+const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+test("the button never covers the selection: above it with room there, below it at the viewport's top, inside the viewport", async (t) => {
+  const { page } = await newPage(t, env);
+  await openDocs(page, env, PAGE);
+  const button = page.locator(".lectern-ask-selection");
+  // [where a paragraph is put, which one, where the button must go]
+  for (const [place, sel, side] of [
+    ["top", "article .markdown > p:nth-of-type(2)", "below"], // its first line at the viewport's top edge: no room above
+    ["bottom", "article .markdown > p:last-of-type", "above"], // its last line at the bottom edge: no room below
+    ["middle", "article .markdown > p:nth-of-type(3)", "above"],
+  ]) {
+    const at = await page.evaluate(
+      ([s, where]) => {
+        const el = document.querySelector(s);
+        const r = el.getBoundingClientRect();
+        const target = where === "top" ? 2 : where === "bottom" ? innerHeight - r.height - 2 : (innerHeight - r.height) / 2;
+        window.scrollBy(0, r.top - target);
+        const now = el.getBoundingClientRect();
+        return { top: now.top, bottom: now.bottom, vh: innerHeight };
+      },
+      [sel, place],
+    );
+    if (place === "top") assert.ok(at.top < 20, `the paragraph is at the top: ${JSON.stringify(at)}`);
+    if (place === "bottom") assert.ok(at.bottom > at.vh - 20, `the paragraph is at the bottom: ${JSON.stringify(at)}`);
+    await selectContents(page, sel);
+    await button.waitFor();
+    await page.waitForTimeout(300); // measured and placed (the button's own size)
+    const { selection, button: b, vh, vw } = await rects(page);
+    assert.equal(overlaps(selection, b), false, `${place}: the button covers the selection ${JSON.stringify({ selection, b })}`);
+    assert.ok(side === "above" ? b.bottom <= selection.top : b.top >= selection.bottom, `${place}: the button is ${side} the selection ${JSON.stringify({ selection, b })}`);
+    assert.ok(b.top >= 0 && b.bottom <= vh && b.left >= 0 && b.right <= vw, `${place}: inside the viewport`);
+    if (place !== "middle") await screenshot(page, `25-selection-button-${place}`);
+    await page.evaluate(() => getSelection().removeAllRanges());
+    await button.waitFor({ state: "detached" });
+  }
+});
+
+test("a site renames the button (askAboutSelection: {label}); it is placed clear of the selection at its own width (light, dark, 390 px)", async (t) => {
+  const root = process.env.LECTERN_E2E_PROTECTED;
+  if (!root) return t.skip("no protected site build (LECTERN_E2E_PROTECTED): run tests/e2e/run.sh");
+  const site = await startSiteServer({ root });
+  t.after(() => site.close());
+  for (const [name, options] of [
+    ["light", {}],
+    ["dark", { colorScheme: "dark" }],
+    ["390px", { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }],
+  ]) {
+    const { page } = await newPage(t, env, options);
+    await openDocs(page, env, PAGE, site);
+    await selectContents(page, "article .markdown > p:nth-of-type(2)");
+    const button = page.locator(".lectern-ask-selection");
+    await button.waitFor();
+    await page.waitForTimeout(300);
+    assert.equal((await button.innerText()).trim(), SELECTION_LABEL, name);
+    const { selection, button: b, vw } = await rects(page);
+    assert.equal(overlaps(selection, b), false, `${name}: ${JSON.stringify({ selection, b })}`);
+    assert.ok(b.left >= 0 && b.right <= vw, `${name}: inside the viewport`);
+    await screenshot(page, `26-selection-button-renamed-${name}`);
+  }
+});
+
+test("a site turns the button off (askAboutSelection: false): a selection gets none", async (t) => {
+  const root = process.env.LECTERN_E2E_VERSIONED;
+  if (!root) return t.skip("no versioned fixture build (LECTERN_E2E_VERSIONED): run tests/e2e/run.sh");
+  const site = await startSiteServer({ root });
+  t.after(() => site.close());
+  const { page } = await newPage(t, env);
+  await openDocs(page, env, "/docs/install", site);
+  const length = await selectContents(page, "article .markdown");
+  assert.ok(length >= 10, "a selection long enough to ask about");
+  await page.waitForTimeout(800);
+  assert.equal(await page.locator(".lectern-ask-selection").count(), 0);
+  // The rest of the widget is there.
+  assert.equal(await page.locator(".lectern-launcher").count(), 1);
 });

@@ -17,6 +17,9 @@
 // (proxy/cloudflare-worker: createProxy, this site's origin allowed, a KV namespace that
 // keeps what it is given, EVENTS_STORE_TEXT on), so what the widget sends is judged and
 // stored exactly as a deployed proxy would.
+//   site.setHandler(fn)                          // /api/llm/… answered by fn(Request for /…) -> Response
+//                                                // (e.g. the reference proxy's handler, run
+//                                                // in-process: tests/e2e/limits.test.mjs); null: the plain forward
 //
 // A fault (setFault(pattern, kind, {times, onePath}); setFault(null) clears them all; several
 // may be set, the first that matches a path applies, each `times` times or for good, and with
@@ -64,6 +67,7 @@ export async function startSiteServer({ root }) {
   let delay = null;
   let extraHeaders = {};
   let faults = [];
+  let handler = null;
   const log = [];
   const posted = []; // what reached the events route: {status, body}
   const stored = []; // what the proxy wrote into its KV namespace (JSON Lines per batch)
@@ -133,7 +137,35 @@ export async function startSiteServer({ root }) {
     return null;
   }
 
+  /** Answers with `handler` (a fetch handler, as a Worker's): the request as a Request, its
+   * Response streamed back as it comes. */
+  async function handleWith(req, res, url) {
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
+    const body = ["GET", "HEAD"].includes(req.method) ? undefined : Buffer.concat(chunks);
+    // The handler sees the path behind /api/llm, as the plain forward's upstream does.
+    const target = new URL(url.pathname.slice(LLM_PREFIX.length) + url.search, origin);
+    const response = await handler(new Request(target, { method: req.method, headers, body }));
+    log.push({ path: url.pathname, status: response.status, at: Date.now() });
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (!response.body) return res.end();
+    const reader = response.body.getReader();
+    res.on("close", () => reader.cancel().catch(() => {}));
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+    res.end();
+  }
+
   function proxy(req, res, url) {
+    if (handler) {
+      handleWith(req, res, url).catch(() => res.destroy());
+      return;
+    }
     if (upstream === "unreachable") {
       // The endpoint itself cannot be reached: the connection drops (a network error).
       log.push({ path: url.pathname, status: 0 });
@@ -163,6 +195,7 @@ export async function startSiteServer({ root }) {
     req.pipe(out);
   }
 
+  let origin = "";
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://127.0.0.1");
     if (url.pathname.startsWith(`${LLM_PREFIX}/`)) return proxy(req, res, url);
@@ -195,7 +228,7 @@ export async function startSiteServer({ root }) {
     }
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  const origin = `http://127.0.0.1:${server.address().port}`;
+  origin = `http://127.0.0.1:${server.address().port}`;
   return {
     origin,
     endpointPath: `${LLM_PREFIX}/v1/chat/completions`,
@@ -204,6 +237,10 @@ export async function startSiteServer({ root }) {
     },
     setDelay(pattern, ms) {
       delay = pattern ? { pattern, ms } : null;
+    },
+    /** Answers /api/llm/ with `fn` (Request -> Response); null: the plain forward again. */
+    setHandler(fn) {
+      handler = fn ?? null;
     },
     setHeaders(headers) {
       extraHeaders = headers ?? {};

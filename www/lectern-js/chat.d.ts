@@ -66,6 +66,9 @@ export interface AskOptions {
   filters?: QueryOptions["filters"];
   /** Aborting stops the stream; the partial answer stays (status "stopped"). */
   signal?: AbortSignal;
+  /** A Cloudflare Turnstile token for the site's proxy, sent with this question's request
+   * only (header x-lectern-turnstile; a token is spent once the proxy has verified it). */
+  turnstile?: string;
 }
 
 /** What ask() rejects with: a LecternError whose code is a ChatErrorCode. */
@@ -79,6 +82,9 @@ export interface ChatError extends Error {
   technical?: string;
   /** Whether retry() may help. */
   retryable?: boolean;
+  /** How long until asking again may work, in ms, when known: RATE_LIMITED's wait (one
+   * question per 2 seconds), or the proxy's Retry-After. */
+  retryAfterMs?: number;
   /** The part of the answer that arrived before the fault (kept in the conversation). */
   partial?: string;
 }

@@ -32,6 +32,7 @@ function toLecternError(e) {
   const { code, message, suggestion, action, detail, technical } = e;
   const error = new LecternError({ code, message, suggestion, action, detail, technical });
   if (typeof e?.retryable === "boolean") error.retryable = e.retryable;
+  if (typeof e?.retryAfterMs === "number") error.retryAfterMs = e.retryAfterMs;
   if (typeof e?.partial === "string") error.partial = e.partial;
   return error;
 }
@@ -103,7 +104,7 @@ export class LecternChat {
   }
 
   /** @param {import("./lectern-types.js").AskRequest} request @param {import("./chat.js").AskOptions} [options] @param {boolean} [replacing] */
-  async #ask(request, { onEvent, signal, filters } = {}, replacing) {
+  async #ask(request, { onEvent, signal, filters, turnstile } = {}, replacing) {
     let asked;
     try {
       // The core admits the question and tells `status retrieving`, or tells the refusal's
@@ -141,7 +142,7 @@ export class LecternChat {
         const { code = "INDEX_UNAVAILABLE", message, suggestion, action, detail, technical } = e ?? {};
         retrievalError = { code, message, suggestion, action, detail, technical: technical ?? (typeof e?.code === "string" ? undefined : String(e?.message ?? e)) };
       }
-      return await this.#chat.answer(asked, retrieval, retrievalError);
+      return await this.#chat.answer(asked, retrieval, retrievalError, typeof turnstile === "string" && turnstile ? turnstile : undefined);
     } catch (e) {
       throw toLecternError(e);
     } finally {

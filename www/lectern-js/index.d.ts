@@ -50,6 +50,9 @@ export declare class LecternError extends Error {
   /** A chat error: whether retry() may help, and the part of the answer that arrived. */
   retryable?: boolean;
   partial?: string;
+  /** A chat error: how long until asking again may work, in ms, when known (RATE_LIMITED's
+   * wait, the proxy's Retry-After). */
+  retryAfterMs?: number;
   /** TEXT_UNAVAILABLE in SearchResponse.errors: which text shard and file. */
   shard?: number;
   file?: string;

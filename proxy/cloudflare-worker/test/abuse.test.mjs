@@ -11,8 +11,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { startLlmServer } from "../../../scripts/llm-server/server.mjs";
 import { createProxy, COMPLETIONS_PATH } from "../src/proxy.mjs";
-import { ProxyLimits } from "../src/worker.mjs";
-import { MemoryStorage } from "../src/ledger.mjs";
+import { limitsBinding } from "./limits-binding.mjs";
 import { estimateTokens, promptTokens, charge, utf8Length, meterBody } from "../src/usage.mjs";
 import { startSiteverify, DUMMY_TOKEN, PASS_SECRET, FAIL_SECRET, SPENT_SECRET } from "./siteverify-server.mjs";
 
@@ -44,30 +43,6 @@ beforeEach(() => {
   upstream.reset();
   siteverify.reset();
 });
-
-/**
- * The LIMITS binding, in-process: a Durable Object namespace whose one object is a real
- * ProxyLimits on a MemoryStorage. `fail: true` makes every call throw, as an unreachable
- * object would.
- */
-function limitsBinding({ fail = false } = {}) {
-  const storage = new MemoryStorage();
-  storage.setAlarm = async () => {};
-  const object = new ProxyLimits({ storage });
-  const names = [];
-  return {
-    storage,
-    names,
-    idFromName: (name) => ({ name }),
-    get: (id) => ({
-      fetch: async (url, init) => {
-        names.push(id.name);
-        if (fail) throw new Error("Durable Object unavailable");
-        return object.fetch(new Request(url, init));
-      },
-    }),
-  };
-}
 
 const chat = (extra = {}) => ({ stream: true, messages: [{ role: "user", content: PROMPT }], ...extra });
 

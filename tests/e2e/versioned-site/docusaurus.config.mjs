@@ -2,7 +2,8 @@
 // version scope (tests/e2e/versioned.test.mjs): version 1.0 (served at /docs/) and the
 // current docs ("Next", at /docs/next/) of an imaginary tool, whose pages say different
 // things in each version. It also places the floating launcher in the other corner (the
-// launcher option), and turns every usage-event option on (tests/e2e/events.test.mjs): to
+// launcher option), turns the selection button off (selection.test.mjs checks that none
+// appears), and turns every usage-event option on (tests/e2e/events.test.mjs): to
 // the site's onEvent module (src/lectern-events.js), the page's analytics and the proxy's
 // /v1/events (tests/e2e/server.mjs serves the reference proxy's sink there), with the
 // readers' texts. tests/e2e/run.sh builds it from www/example, whose node_modules hold
@@ -28,6 +29,7 @@ export default {
         eventsToAnalytics: true,
         eventsEndpoint: '/api/proxy/v1/events',
         eventsIncludeText: true,
+        askAboutSelection: false,
       },
     ],
   ],

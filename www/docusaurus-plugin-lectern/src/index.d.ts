@@ -31,8 +31,14 @@ export interface Options extends ChatOptionsInput {
   welcome?: string | null;
   /** Ctrl+I / ⌘I opens the panel (and asks about the selection, if there is one). Default true. */
   shortcut?: boolean;
-  /** The "Ask about this" button on text selected in a docs page. Default true. */
-  askAboutSelection?: boolean;
+  /** The "Ask about this" button on text selected in a docs page: true (default), false, or
+   * `{label}` to rename it (e.g. when the site's own selection menu has a button of that name). */
+  askAboutSelection?: boolean | { label: string };
+  /** The site's proxy checks Cloudflare Turnstile (proxy/cloudflare-worker: TURNSTILE_SECRET):
+   * the widget gets a token invisibly before the first question. `siteKey`: the widget's
+   * (public) site key. `scriptUrl`: a stand-in for Cloudflare's api.js, for tests and
+   * self-hosting (default Cloudflare's). Default null: no check. */
+  turnstile?: { siteKey: string; scriptUrl?: string } | null;
   /** How the panel is opened besides Ctrl+I and the search box's "Ask AI": a floating button
    * ("floating", default; `position` and offsets in pixels from that corner), a button in
    * the navbar beside the search box ("navbar"), or neither ("none"). */
@@ -137,7 +143,10 @@ export interface ClientOptions {
   starterQuestions: string[];
   welcome: string | null;
   shortcut: boolean;
-  askAboutSelection: boolean;
+  /** true (the translated "Ask about this"), false, or the site's label. */
+  askAboutSelection: boolean | { label: string };
+  /** Absent when the site has no Turnstile check. */
+  turnstile?: { siteKey: string; scriptUrl: string };
   /** How a docs page links its Markdown twin: its URL plus `fileSuffix` (or `folderSuffix`
    * when it ends with a slash), for the docs versions listed per docs plugin id; null when
    * no twins were written. */

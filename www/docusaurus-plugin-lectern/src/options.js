@@ -16,7 +16,10 @@ const DEFAULT_OPTIONS = Object.freeze({
   starterQuestions: [],
   welcome: null,
   shortcut: true,
+  // true, false, or {label} (a site whose own selection menu has an "Ask about this").
   askAboutSelection: true,
+  // The site's proxy checks Cloudflare Turnstile: {siteKey, scriptUrl?}. null: no check.
+  turnstile: null,
   // "floating" (a corner button), "navbar" (beside the search box), "none", or
   // {type: "floating", position, offsetX, offsetY}.
   launcher: "floating",
@@ -119,6 +122,50 @@ function checkLauncher(value) {
   return launcher;
 }
 
+const SELECTION_LABEL_MAX_CHARS = 40;
+
+/** The selection button as false (none) or {label} (null: the translated "Ask about this"). */
+function checkAskAboutSelection(value) {
+  if (value === false) return false;
+  if (value === true) return { label: null };
+  const expected = `"askAboutSelection" must be true, false or {label: "…"} (a non-empty label of at most ${SELECTION_LABEL_MAX_CHARS} characters)`;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new OptionsError(`${expected}; got ${show(value)}.`);
+  const unknown = Object.keys(value).find((k) => k !== "label");
+  if (unknown) throw new OptionsError(`"askAboutSelection": unknown field ${show(unknown)}; known: label.`);
+  if (value.label === null) return { label: null }; // normalised already
+  const label = typeof value.label === "string" ? value.label.trim() : null;
+  if (!label || label.length > SELECTION_LABEL_MAX_CHARS) throw new OptionsError(`${expected}; got ${show(value)}.`);
+  return { label };
+}
+
+/** Cloudflare's Turnstile script (the widget loads it when the panel is first used). */
+const TURNSTILE_SCRIPT_URL = "https://challenges.cloudflare.com/turnstile/v0/api.js";
+
+/** The Turnstile check as {siteKey, scriptUrl}, or null. `scriptUrl` replaces Cloudflare's
+ * script for tests and self-hosting: an http(s) URL or a path on the site. */
+function checkTurnstile(value) {
+  if (value === null || value === false) return null;
+  const expected = `"turnstile" must be null or {siteKey: "<your Turnstile site key>", scriptUrl?: "<URL of a stand-in for Cloudflare's api.js>"}`;
+  if (typeof value !== "object" || Array.isArray(value)) throw new OptionsError(`${expected}; got ${show(value)}.`);
+  const unknown = Object.keys(value).find((k) => !["siteKey", "scriptUrl"].includes(k));
+  if (unknown) throw new OptionsError(`"turnstile": unknown field ${show(unknown)}; known: siteKey, scriptUrl.`);
+  // Site keys are public (they are in every page that shows the widget); the secret key is the proxy's.
+  if (typeof value.siteKey !== "string" || !/^[A-Za-z0-9_-]{1,100}$/.test(value.siteKey)) {
+    throw new OptionsError(`"turnstile.siteKey" must be a Turnstile site key (letters, digits, "-" and "_", like "0x4AAAAAAA…"); got ${show(value.siteKey)}.`);
+  }
+  const scriptUrl = value.scriptUrl ?? TURNSTILE_SCRIPT_URL;
+  let valid = typeof scriptUrl === "string" && scriptUrl.length <= 2000;
+  if (valid && !(scriptUrl.startsWith("/") && !scriptUrl.startsWith("//"))) {
+    try {
+      valid = ["https:", "http:"].includes(new URL(scriptUrl).protocol);
+    } catch {
+      valid = false;
+    }
+  }
+  if (!valid) throw new OptionsError(`"turnstile.scriptUrl" must be an http(s) URL or a path on the site starting with "/"; got ${show(value.scriptUrl)}.`);
+  return { siteKey: value.siteKey, scriptUrl };
+}
+
 /** The search page's URL folder under baseUrl ("search"), or false. */
 function checkSearchPagePath(value) {
   if (value === false) return false;
@@ -158,7 +205,8 @@ function normalizeOptions(input = {}) {
   out.starterQuestions = checkStringList(o, "starterQuestions", { max: 6, maxChars: 1000 });
   out.welcome = checkString(o, "welcome");
   out.shortcut = checkBoolean(o, "shortcut");
-  out.askAboutSelection = checkBoolean(o, "askAboutSelection");
+  out.askAboutSelection = checkAskAboutSelection(o.askAboutSelection);
+  out.turnstile = checkTurnstile(o.turnstile);
   out.searchBar = checkBoolean(o, "searchBar");
   // The page comes with the search box unless the site says otherwise.
   out.searchPagePath = checkSearchPagePath(given.searchPagePath !== undefined ? given.searchPagePath : out.searchBar && DEFAULT_OPTIONS.searchPagePath);
@@ -269,7 +317,9 @@ function clientOptions(options, { bundleUrl, runtimeUrl, searchPageUrl = null },
     starterQuestions: options.starterQuestions,
     welcome: options.welcome,
     shortcut: options.shortcut,
-    askAboutSelection: options.askAboutSelection,
+    // Only what is on (every page carries these): true for the button with its usual label.
+    askAboutSelection: options.askAboutSelection && (options.askAboutSelection.label ? options.askAboutSelection : true),
+    ...(options.turnstile && { turnstile: options.turnstile }),
     markdownTwins,
     launcher: options.launcher,
     searchBar: options.searchBar,

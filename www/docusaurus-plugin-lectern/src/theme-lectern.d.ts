@@ -84,8 +84,9 @@ declare module "@theme/LecternPanel/Message" {
     error?: { code?: string; message: string; suggestion: string; action?: string; detail?: string; technical?: string };
     /** Said under an answer that rests on part of what was found. */
     notes?: Array<{ code: string; message: string }>;
-    /** Streaming only. */
-    phase?: "retrieving" | "generating";
+    /** Streaming only. `queued`: waiting its turn (one question per 2 seconds), `secondsLeft` to go. */
+    phase?: "queued" | "retrieving" | "generating";
+    secondsLeft?: number;
     slow?: boolean;
     slowMessage?: string;
   }
@@ -132,6 +133,15 @@ declare module "@theme/LecternPanel/Markdown" {
 
 /** A usage event of one kind (LecternWidget/usage.js). */
 type LecternUsage<K extends import("lectern/chat").UsageEvent["kind"]> = CustomEvent<Extract<import("lectern/chat").UsageEvent, { kind: K }>>;
+
+/** Cloudflare Turnstile's script (or a stand-in: the plugin's `turnstile.scriptUrl`), once loaded. */
+interface Window {
+  turnstile?: {
+    render(container: HTMLElement | string, params: Record<string, unknown>): string;
+    execute(container: HTMLElement | string | null): void;
+    reset(widget?: string): void;
+  };
+}
 
 /** The widget's DOM events (CustomEvent on window): the panel's own, and the usage events. */
 interface WindowEventMap {

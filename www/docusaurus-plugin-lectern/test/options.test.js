@@ -24,7 +24,8 @@ test("defaults: all the core's personas, the widget's conveniences on, chat opti
   assert.equal(o.defaultPersona, "general");
   assert.equal(o.path, "lectern");
   assert.equal(o.shortcut, true);
-  assert.equal(o.askAboutSelection, true);
+  assert.deepEqual(o.askAboutSelection, { label: null });
+  assert.equal(o.turnstile, null);
   assert.deepEqual(o.chat, {});
   assert.deepEqual(o.limits, { questionMaxChars: 1000, selectionMinChars: 10, selectionMaxChars: 5000 });
   for (const name of Object.keys(DEFAULT_OPTIONS)) assert.ok(name in o, name);
@@ -57,6 +58,46 @@ test("normalising is idempotent: Docusaurus hands the plugin validateOptions' re
   assert.deepEqual(normalizeOptions(once), once);
   assert.deepEqual(check(once).chat, { endpoint: "/api/chat", headers: { "X-Site": "docs" } });
   fails({ slowAfterMs: 0, chat: {} }, /"slowAfterMs" must be an integer/);
+});
+
+test("the selection button: on, off, or renamed; a bad label is named", () => {
+  assert.deepEqual(check({ askAboutSelection: true }).askAboutSelection, { label: null });
+  assert.equal(check({ askAboutSelection: false }).askAboutSelection, false);
+  assert.deepEqual(check({ askAboutSelection: { label: "  Ask the book " } }).askAboutSelection, { label: "Ask the book" });
+  fails({ askAboutSelection: "yes" }, /"askAboutSelection" must be true, false or \{label: "…"\}.*; got "yes"\./);
+  fails({ askAboutSelection: { label: "" } }, /"askAboutSelection" must be true, false or \{label/);
+  fails({ askAboutSelection: { label: "x".repeat(41) } }, /at most 40 characters/);
+  fails({ askAboutSelection: { text: "Ask" } }, /"askAboutSelection": unknown field "text"; known: label\./);
+  // The widget gets what was normalised; normalising again gives the same.
+  const once = validateOptions({ options: { askAboutSelection: { label: "Ask the book" } } });
+  assert.deepEqual(normalizeOptions(once).askAboutSelection, once.askAboutSelection);
+  assert.deepEqual(normalizeOptions(validateOptions({ options: {} })).askAboutSelection, { label: null });
+  const client = clientOptions(check({ askAboutSelection: { label: "Ask the book" } }), { bundleUrl: "/b/", runtimeUrl: "/r/" });
+  assert.deepEqual(client.askAboutSelection, { label: "Ask the book" });
+  const client2 = (o) => clientOptions(check(o), { bundleUrl: "/b/", runtimeUrl: "/r/" }).askAboutSelection;
+  assert.equal(client2({}), true);
+  assert.equal(client2({ askAboutSelection: false }), false);
+});
+
+test("turnstile: a site key (public), Cloudflare's script unless a stand-in is named; no secret key here", () => {
+  const cloudflare = "https://challenges.cloudflare.com/turnstile/v0/api.js";
+  assert.deepEqual(check({ turnstile: { siteKey: "0x4AAAAAAABkMYinukE8nzY" } }).turnstile, { siteKey: "0x4AAAAAAABkMYinukE8nzY", scriptUrl: cloudflare });
+  assert.deepEqual(check({ turnstile: { siteKey: "1x00000000000000000000AA", scriptUrl: "/turnstile-stand-in.js" } }).turnstile, {
+    siteKey: "1x00000000000000000000AA",
+    scriptUrl: "/turnstile-stand-in.js",
+  });
+  assert.equal(check({ turnstile: null }).turnstile, null);
+  fails({ turnstile: "1x00000000000000000000AA" }, /"turnstile" must be null or \{siteKey/);
+  fails({ turnstile: {} }, /"turnstile.siteKey" must be a Turnstile site key/);
+  fails({ turnstile: { siteKey: "0x4AAA <script>" } }, /"turnstile.siteKey" must be a Turnstile site key/);
+  fails({ turnstile: { siteKey: "0x4AAA", secretKey: "0x4BBB" } }, /"turnstile": unknown field "secretKey"; known: siteKey, scriptUrl\./);
+  for (const scriptUrl of ["javascript:alert(1)", "//evil.example/api.js", "api.js", 5]) {
+    fails({ turnstile: { siteKey: "0x4AAA", scriptUrl } }, /"turnstile.scriptUrl" must be an http\(s\) URL or a path on the site/);
+  }
+  const once = validateOptions({ options: { turnstile: { siteKey: "0x4AAA" } } });
+  assert.deepEqual(normalizeOptions(once).turnstile, once.turnstile);
+  assert.deepEqual(clientOptions(check({ turnstile: { siteKey: "0x4AAA" } }), { bundleUrl: "/b/", runtimeUrl: "/r/" }).turnstile, { siteKey: "0x4AAA", scriptUrl: cloudflare });
+  assert.equal("turnstile" in clientOptions(check({}), { bundleUrl: "/b/", runtimeUrl: "/r/" }), false, "every page carries the client options: none when off");
 });
 
 test("a misspelt plugin option is named as one, by the core's did-you-mean", () => {

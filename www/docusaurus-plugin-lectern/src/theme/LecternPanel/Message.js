@@ -77,6 +77,19 @@ function Confidence({ level }) {
 function Status({ message }) {
   const s = strings();
   if (message.status !== 'streaming') return null;
+  if (message.phase === 'queued') {
+    // Waiting its turn (one question per 2 seconds): not an error, a countdown.
+    return (
+      <p className="lectern-status-line lectern-status-line--queued" data-lectern-queued="">
+        <span className="lectern-dots" aria-hidden="true">
+          <span />
+          <span />
+          <span />
+        </span>
+        {format.queued(message.secondsLeft ?? 0)}
+      </p>
+    );
+  }
   let text = message.phase === 'retrieving' ? s.searching : message.content ? null : s.thinking;
   if (message.slow) text = message.slowMessage || s.slow;
   if (!text) return null;

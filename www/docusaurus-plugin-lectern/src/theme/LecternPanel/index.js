@@ -8,6 +8,7 @@
 //   useAnswerStream.js  the conversation with the chat layer: ask, stream, stop, retry
 //   useFeedback.js      the reader's ratings of answers
 //   useDialog.js        Escape, and the modal sheet on narrow screens
+//   useTurnstile.js     the site's Turnstile check, when it has one (its widget's place is here)
 //
 // This file keeps what spans the parts: the question box's text, the selection asked about,
 // the docs versions answers come from (the page's, or what the reader chose here or in the
@@ -23,6 +24,7 @@ import { strings, format } from './strings';
 import useAnswerStream from './useAnswerStream';
 import useFeedback from './useFeedback';
 import useDialog from './useDialog';
+import useTurnstile from './useTurnstile';
 import Header, { usePersona } from './Header';
 import StatusBar from './StatusBar';
 import MessageList from './MessageList';
@@ -41,10 +43,6 @@ function waitsForNetwork(message, /** @type {readonly string[]} */ networkAction
   if (message.error) return needsNetwork(message.error.action, networkActions);
   return (message.notes?.length ?? 0) > 0;
 }
-
-/** The chat allows one question per 2 s (docs/DESIGN.md §3.1): a retry waits that long after
- * the last question, with a margin. */
-const QUESTION_GAP_MS = 2100;
 
 
 /**
@@ -68,14 +66,15 @@ export default function LecternPanel({ open, onClose, config, request, docsPage 
   const session = getSession(config);
   const state = useSyncExternalStore(session.subscribe, session.getState, session.getState);
   const [persona, choosePersona] = usePersona(config);
-  const { runtime, messages, live, busy, retrying, error, clearError, notice, dismissNotice, announce, ask, stop, newConversation } = useAnswerStream({ session, persona });
+  const turnstileBox = useRef(/** @type {HTMLDivElement | null} */ (null));
+  const turnstile = useTurnstile(config.turnstile, turnstileBox, open);
+  const { runtime, messages, live, busy, retrying, error, clearError, notice, dismissNotice, announce, ask, stop, newConversation } = useAnswerStream({ session, persona, turnstile });
   const conversationId = runtime?.chat.conversation.id;
   const { feedback, rate, reset: resetFeedback } = useFeedback(messages, conversationId);
   const [input, setInput] = useState('');
   const [selection, setSelection] = useState(/** @type {string | null} */ (null));
   // The last answer is to be asked again once back online; when the last question was asked.
   const [pending, setPending] = useState(false);
-  const lastAsked = useRef(0);
   const panel = useRef(/** @type {HTMLElement | null} */ (null));
   const { narrow, onKeyDown, onKeyUp } = useDialog(panel, { open, onClose, shortcut: config.shortcut });
   useTopLayer(panel, open);
@@ -117,7 +116,6 @@ export default function LecternPanel({ open, onClose, config, request, docsPage 
     (/** @type {string} */ question, retry = false) => {
       const turn = ask({ question, selection, retry, filters, page: currentPage() });
       if (!turn) return;
-      lastAsked.current = Date.now();
       setPending(false);
       if (!retry) setInput('');
       turn.then(async (outcome) => {
@@ -170,7 +168,8 @@ export default function LecternPanel({ open, onClose, config, request, docsPage 
   const shown = useMemo(() => messages.filter((m) => m.id !== retrying), [messages, retrying]);
 
   // Back online: what waited for the network is done now — the pending question asked again
-  // (once the rate limit allows), a failed index or model load tried again.
+  // (it waits its turn if the core's rate limit says so), a failed index or model load tried
+  // again.
   const { online } = state;
   useEffect(() => {
     if (!online) return undefined;
@@ -180,11 +179,10 @@ export default function LecternPanel({ open, onClose, config, request, docsPage 
     }
     session.retryModelIfOffline();
     if (!pending) return undefined;
-    const timer = setTimeout(() => {
-      setPending(false);
-      send('', true);
-    }, Math.max(0, lastAsked.current + QUESTION_GAP_MS - Date.now()));
-    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- coming back online is an event from the browser: the pending question is asked once
+    setPending(false);
+    send('', true);
+    return undefined;
     // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when the browser comes back online (or a question starts waiting while it is): not on every state change
   }, [online, pending]);
 
@@ -265,6 +263,7 @@ export default function LecternPanel({ open, onClose, config, request, docsPage 
         onAsk={send}
         onStop={onStop}
       />
+      {config.turnstile && <div ref={turnstileBox} className="lectern-turnstile" data-lectern-turnstile="" />}
       <p className="lectern-footer">{config.chat.endpoint ? s.disclaimer : s.disclaimerExtractive}</p>
       <div className="lectern-sr-only" role="status" aria-live="polite" aria-atomic="true">
         {announce}

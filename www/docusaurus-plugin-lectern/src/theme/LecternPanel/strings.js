@@ -96,5 +96,10 @@ export const format = {
   questionTooLong: (max) => translate({ id: 'lectern.composer.tooLong', message: 'Questions can be at most {max} characters long.' }, { max }),
   source: (n, title) => translate({ id: 'lectern.sources.link', message: 'Source {n}: {title}' }, { n, title }),
   aboutPage: (title) => translate({ id: 'lectern.page.question', message: 'What does the page “{title}” cover?', description: 'The question "Ask about this page" asks' }, { title }),
+  queued: (seconds) =>
+    translate(
+      { id: 'lectern.status.queued', message: 'Sending in {seconds} s… (one question every 2 seconds)', description: 'A question waiting its turn, with the seconds left' },
+      { seconds },
+    ),
   stopNotice: (partial) => (partial ? translate({ id: 'lectern.status.stoppedPartial', message: 'Stopped: the answer is incomplete.' }) : translate({ id: 'lectern.status.stopped', message: 'Stopped' })),
 };

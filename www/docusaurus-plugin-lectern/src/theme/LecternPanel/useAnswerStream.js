@@ -4,6 +4,13 @@
 // announcement in step; it records the turn's usage events (question asked once the core
 // admits it, answered or refused, error). It holds no layout: the panel's parts draw what it
 // returns.
+//
+// Two things a reader should not have to handle: a question sent sooner than the core's
+// one-question-per-2-seconds rule allows waits its turn — the core says how long
+// (RATE_LIMITED's retryAfterMs), the live answer counts it down — instead of being refused;
+// and with the site's Turnstile check on, the question carries a token (useTurnstile.js),
+// and one refused for the token (TURNSTILE_REQUIRED / TURNSTILE_FAILED) is asked once more
+// with a fresh one.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { strings } from './strings';
 import { sourceTitle } from './links';
@@ -12,9 +19,12 @@ import { recordUsage } from '../LecternWidget/usage';
 
 /** @typedef {import('lectern/chat').Message} Message */
 /** @typedef {import('lectern/chat').ChatEvent} ChatEvent */
+
+/** The proxy's refusals that a fresh Turnstile token may overcome (the rest are told). */
+const TURNSTILE_RETRY = ['TURNSTILE_REQUIRED', 'TURNSTILE_FAILED'];
 /**
  * The answer being streamed (Message.js draws it like a stored one).
- * @typedef {Omit<Partial<Message>, 'status'> & {id: string, role: 'assistant', content: string, status: 'streaming', phase: 'retrieving' | 'generating', slow: boolean, slowMessage?: string}} LiveAnswer
+ * @typedef {Omit<Partial<Message>, 'status'> & {id: string, role: 'assistant', content: string, status: 'streaming', phase: 'queued' | 'retrieving' | 'generating', secondsLeft?: number, slow: boolean, slowMessage?: string}} LiveAnswer
  */
 /** @typedef {{id: string, role: 'user', content: string, mode: 'global' | 'selected', selection?: string}} LiveQuestion */
 /** @typedef {{user: LiveQuestion | null, answer: LiveAnswer}} Live */
@@ -26,9 +36,9 @@ import { recordUsage } from '../LecternWidget/usage';
  */
 
 /**
- * @param {{session: import('./session').Session, persona: string}} options
+ * @param {{session: import('./session').Session, persona: string, turnstile?: ReturnType<typeof import('./useTurnstile').default>}} options
  */
-export default function useAnswerStream({ session, persona }) {
+export default function useAnswerStream({ session, persona, turnstile = null }) {
   const s = strings();
   // The runtime once `session` is ready (null before, and at once when the session changes).
   const [loaded, setLoaded] = useState(/** @type {{session: import('./session').Session, runtime: import('./session').Runtime} | null} */ (null));
@@ -134,12 +144,56 @@ export default function useAnswerStream({ session, persona }) {
         const before = rt.chat.conversation.messages.length;
         const lastAssistant = rt.chat.conversation.messages.at(-1);
         if (retry && lastAssistant?.role === 'assistant') setRetrying(lastAssistant.id);
+        const chatPersona = /** @type {import('lectern/chat').AskRequest['persona']} */ (persona);
+        /** Waits `ms` (the core's word for how long), counting down in the live answer; false if stopped meanwhile. */
+        const queue = (/** @type {number} */ ms) =>
+          new Promise((resolve) => {
+            const sendAt = Date.now() + ms;
+            const count = () => update({ phase: 'queued', secondsLeft: Math.max(1, Math.ceil((sendAt - Date.now()) / 1000)) });
+            count();
+            const ticking = setInterval(count, 250);
+            const timer = setTimeout(() => {
+              clearInterval(ticking);
+              abort.signal.removeEventListener('abort', stopped);
+              update({ phase: 'retrieving', secondsLeft: undefined });
+              resolve(true);
+            }, ms);
+            const stopped = () => {
+              clearInterval(ticking);
+              clearTimeout(timer);
+              resolve(false);
+            };
+            abort.signal.addEventListener('abort', stopped, { once: true });
+          });
+        /** Sends the question (or the retry), waiting its turn as long as the core says. */
+        const send = async (/** @type {boolean} */ again, /** @type {string | undefined} */ token) => {
+          for (;;) {
+            const options = { onEvent, signal: abort.signal, filters, turnstile: token };
+            try {
+              return again
+                ? await rt.chat.retry(options)
+                : await rt.chat.ask({ question: text, mode, persona: chatPersona, ...(mode === 'selected' ? { selection } : {}), ...(page ? { page } : {}) }, options);
+            } catch (e) {
+              if (e?.code !== 'RATE_LIMITED' || typeof e.retryAfterMs !== 'number') throw e;
+              if (!(await queue(e.retryAfterMs))) throw Object.assign(new Error('stopped while waiting its turn'), { code: 'ABORTED', queued: true });
+            }
+          }
+        };
         try {
-          const options = { onEvent, signal: abort.signal, filters };
-          const chatPersona = /** @type {import('lectern/chat').AskRequest['persona']} */ (persona);
-          const response = retry
-            ? await rt.chat.retry(options)
-            : await rt.chat.ask({ question: text, mode, persona: chatPersona, ...(mode === 'selected' ? { selection } : {}), ...(page ? { page } : {}) }, options);
+          let response = await send(retry, await turnstile?.take());
+          const refusal = response.message?.error?.detail;
+          if (turnstile && refusal && TURNSTILE_RETRY.includes(refusal)) {
+            // The proxy did not take the token (none arrived, or it was spent or expired): once
+            // more with a fresh one; a second refusal is told.
+            const fresh = await turnstile.fresh();
+            if (fresh) {
+              // The refused exchange stays hidden while it is asked again (the retry replaces it).
+              setRetrying(rt.chat.conversation.messages.at(-1)?.id ?? null);
+              setNotice(null); // the refusal's notice: the retry tells its own, if any
+              update({ content: '', sources: [], phase: 'retrieving', slow: false });
+              response = await send(true, fresh);
+            }
+          }
           const message = response.message ?? /** @type {Partial<Message>} */ ({});
           setAnnounce(`${s.answerDone} ${response.answer ?? ''}`.slice(0, 2000));
           // A retry's question is the one answered last.
@@ -153,6 +207,11 @@ export default function useAnswerStream({ session, persona }) {
         } catch (e) {
           const after = rt.chat.conversation.messages.length;
           const stored = after !== before || retry;
+          if (e?.queued) {
+            // Stopped while it waited its turn: nothing was sent, the question goes back into the box.
+            setAnnounce('');
+            return stored ? 'kept' : 'refused';
+          }
           if (!stored) {
             // Refused before anything was kept (validation, rate limit): the caller puts the
             // question back into the box, with the reason under it.
@@ -172,7 +231,7 @@ export default function useAnswerStream({ session, persona }) {
         }
       })();
     },
-    [busy, persona, session, sync, s],
+    [busy, persona, session, sync, s, turnstile],
   );
 
   /** Stops the answer being streamed; what has arrived stays. */

@@ -71,7 +71,10 @@ export default function LecternWidget({ pluginId, fallback = false }) {
   const returnFocus = useRef(null);
   const focusAfterClose = useRef(false);
   const placeholder = useRef(null);
-  const { selection, position, dismiss } = useTextSelection({ enabled: config.askAboutSelection && !fallback, minChars: config.limits.selectionMinChars });
+  // The site may rename the selection button (askAboutSelection: {label}), e.g. when its own
+  // selection menu has an "Ask about this"; it is placed clear of the selection at its width.
+  const askSelection = /** @type {{label?: string}} */ (config.askAboutSelection).label || translate({ id: 'lectern.selection.ask', message: 'Ask about this', description: 'Button shown next to selected text' });
+  const { selection, position, dismiss } = useTextSelection({ enabled: Boolean(config.askAboutSelection) && !fallback, minChars: config.limits.selectionMinChars, width: 48 + 8 * askSelection.length });
 
   const fetchPanel = useCallback(() => {
     loadPanel().then(
@@ -172,7 +175,6 @@ export default function LecternWidget({ pluginId, fallback = false }) {
     { id: 'lectern.launcher.title', message: 'Ask a question about this site ({shortcut})', description: 'Tooltip and accessible name of the launcher button' },
     { shortcut: shortcutLabel },
   );
-  const askSelection = translate({ id: 'lectern.selection.ask', message: 'Ask about this', description: 'Button shown next to selected text' });
 
   return (
     <div ref={root} className="lectern" data-lectern-root="" data-lectern-fallback={fallback ? '' : undefined}>

@@ -25,15 +25,39 @@ function readSelection(minChars) {
   const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0 || r.height > 0);
   const box = range.getBoundingClientRect();
   const last = rects.at(-1) ?? box;
-  return { text, box: { top: box.top, bottom: box.bottom, left: box.left, right: box.right }, end: { top: last.top, bottom: last.bottom, right: last.right } };
+  return { text, box, end: last.right };
+}
+
+/** The gap between the button and the selection, and the viewport's edge, in pixels. */
+const GAP = 8;
+
+/**
+ * Where the button goes ({top, left} in viewport pixels) for `selection`: clear of the whole
+ * selection (its bounding box), never over the selected text — a page's own selection menu
+ * or the reader's next drag would fight it there. Above the selection when there is room
+ * (touch: below, clear of the system's own menu, which sits above), else on the other side,
+ * else (the selection fills the viewport) at the viewport's top.
+ * Horizontally at the selection's end (touch: its middle), kept inside the viewport.
+ * @param {{box: {top: number, bottom: number, left: number, right: number}, end: number, touch: boolean}} selection (end: the right edge of its last line)
+ * @param {{width: number, height: number}} size the button's size
+ */
+function placeButton({ box, end, touch }, { width, height }) {
+  const vh = window.innerHeight;
+  const above = box.top - height - GAP;
+  const below = box.bottom + GAP;
+  const fits = [above >= GAP ? above : null, below + height <= vh - GAP ? below : null];
+  if (touch) fits.reverse();
+  const top = fits.find((t) => t !== null) ?? GAP;
+  const anchor = touch ? (box.left + box.right) / 2 : end;
+  return { top: Math.round(top), left: Math.round(Math.max(GAP, Math.min(anchor - width / 2, document.documentElement.clientWidth - width - GAP))) };
 }
 
 /**
  * Returns {selection, position, dismiss}: the askable selection (or null), where to put the
- * button ({top, left} in viewport pixels), and a function that hides it until the selection
- * changes.
+ * button ({top, left} in viewport pixels, for a button `width` wide), and a function that hides
+ * it until the selection changes.
  */
-export default function useTextSelection({ enabled, minChars }) {
+export default function useTextSelection({ enabled, minChars, width = 150 }) {
   const [selection, setSelection] = useState(null);
   const pointer = useRef({ down: false, type: 'mouse' });
   const dismissed = useRef(null);
@@ -105,20 +129,6 @@ export default function useTextSelection({ enabled, minChars }) {
     setSelection(null);
   }, [selection]);
 
-  let position = null;
-  if (selection) {
-    // Mouse: just above the end of the selection. Touch: below it, clear of the system's
-    // own selection menu, which sits above.
-    const width = 150;
-    const height = 36;
-    const vw = document.documentElement.clientWidth;
-    const vh = window.innerHeight;
-    let top = selection.touch ? selection.box.bottom + 12 : selection.end.top - height - 8;
-    if (top < 8) top = selection.end.bottom + 8;
-    if (top > vh - height - 8) top = Math.max(8, selection.box.top - height - 8);
-    const anchor = selection.touch ? (selection.box.left + selection.box.right) / 2 : selection.end.right;
-    const left = Math.min(Math.max(8, anchor - width / 2), vw - width - 8);
-    position = { top: Math.round(top), left: Math.round(left) };
-  }
+  const position = selection ? placeButton(selection, { width, height: 36 }) : null;
   return { selection, position, dismiss };
 }

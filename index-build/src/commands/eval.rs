@@ -73,6 +73,10 @@ struct Tuning {
     follow_up_turns: Option<usize>,
     #[arg(long)]
     follow_up_context_weight: Option<f32>,
+    /// Keyword search also matches the words a question's last word begins and the
+    /// neighbours of words the site never uses (what the search box asks; questions do not).
+    #[arg(long)]
+    expand_words: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, clap::ValueEnum)]
@@ -151,6 +155,7 @@ pub fn run(args: EvalArgs) -> CommandResult {
         rrf_k: t.rrf_k.unwrap_or(defaults.rrf_k),
         dense_weight: t.dense_weight.unwrap_or(defaults.dense_weight),
         lexical_weight: t.lexical_weight.unwrap_or(defaults.lexical_weight),
+        expand_words: t.expand_words,
         ..defaults
     };
 

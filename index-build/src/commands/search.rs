@@ -35,6 +35,10 @@ pub struct SearchArgs {
     /// Drop results scoring below this (0–1).
     #[arg(long, default_value_t = 0.0)]
     min_score: f32,
+    /// Keyword search also matches the words the last word begins and the neighbours of words
+    /// the site never uses, as the search box asks (`lexical::expand`).
+    #[arg(long)]
+    expand_words: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -110,6 +114,7 @@ pub fn run(args: SearchArgs) -> CommandResult {
         modules: args.modules,
         versions: args.versions,
         min_score: args.min_score,
+        expand_words: args.expand_words,
         ..SearchOptions::default()
     };
     let context_vector =

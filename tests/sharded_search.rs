@@ -181,7 +181,7 @@ fn a_keyword_search_fetches_only_its_shards_and_ranks_as_the_whole_index() {
                 sharded.search(question, None, options),
                 Err(lectern::search::ShardedError::NotLoaded(_))
             ));
-            fetch_all(&served, &mut sharded, |s| s.files_for_query(question));
+            fetch_all(&served, &mut sharded, |s| s.files_for_query(question, false));
 
             let terms = query_terms(question).len();
             let fetched_terms = served.fetched("terms.");
@@ -231,7 +231,7 @@ fn hybrid_search_over_shards_equals_the_whole_bundle() {
     let mut full = HybridSearch::new(whole.chunks, whole.lexical).expect("consistent");
     full.attach_dense(whole.dense).expect("dense");
     let question = "gripper servo firmware";
-    fetch_all(&served, &mut sharded, |s| s.files_for_query(question));
+    fetch_all(&served, &mut sharded, |s| s.files_for_query(question, false));
     let options = SearchOptions { k: 5, ..Default::default() };
     let got = sharded.search(question, Some(&unit(17)), &options).expect("searches");
     assert_eq!(got.mode_used, SearchMode::Hybrid);
@@ -256,7 +256,7 @@ fn a_follow_up_fetches_the_earlier_questions_shards_and_ranks_as_the_whole_index
     let (question, earlier) = ("how is it calibrated?", ["What does the lidar odometry term42 do?"]);
     let follow = FollowUpOptions::default();
     let options = SearchOptions { k: 5, mode: SearchMode::Lexical, ..Default::default() };
-    fetch_all(&served, &mut sharded, |s| s.files_for_query(question));
+    fetch_all(&served, &mut sharded, |s| s.files_for_query(question, false));
     assert!(
         matches!(
             sharded.search_follow_up(question, None, None, &earlier, &options, &follow),
@@ -264,7 +264,7 @@ fn a_follow_up_fetches_the_earlier_questions_shards_and_ranks_as_the_whole_index
         ),
         "the earlier question's terms are needed too"
     );
-    fetch_all(&served, &mut sharded, |s| s.files_for_follow_up(question, &earlier, &follow));
+    fetch_all(&served, &mut sharded, |s| s.files_for_follow_up(question, &earlier, &follow, false));
     let got = sharded.search_follow_up(question, None, None, &earlier, &options, &follow).expect("searches");
     let want = full.search_follow_up(question, None, None, &earlier, &options, &follow).expect("searches");
     assert_eq!(got, want);
@@ -295,9 +295,9 @@ fn a_small_sites_catalog_pages_come_with_the_chunk_table_and_a_large_sites_do_no
     // A question now names its term shards at once, and its results their shards: one round
     // trip each, no catalog page.
     let question = "How is joint torque measured by the sensor?";
-    let needed = sharded.files_for_query(question);
+    let needed = sharded.files_for_query(question, false);
     assert!(!needed.is_empty() && needed.iter().all(|f| f.part == Part::Terms), "{needed:?}");
-    fetch_all(&served, &mut sharded, |s| s.files_for_query(question));
+    fetch_all(&served, &mut sharded, |s| s.files_for_query(question, false));
     let hits: Vec<u32> = (sharded.search(question, None, &SearchOptions::default()).expect("searches").hits)
         .iter()
         .map(|h| h.index)
@@ -317,7 +317,7 @@ fn bad_parts_are_refused_not_panicked_on() {
     assert!(sharded.attach(Part::Meta, 0, b"[]").is_err());
     assert!(sharded.attach(Part::Text, 0, b"[]").is_err());
     assert!(sharded.attach(Part::TermPage, 10_000, b"[]").is_err(), "no such page");
-    let files = sharded.files_for_query("robot");
+    let files = sharded.files_for_query("robot", false);
     let page = &files[0];
     assert_eq!(page.part, Part::TermPage);
     let mut bytes = output.files.iter().find(|(n, _)| *n == page.name).map(|(_, b)| b.clone()).unwrap();
@@ -325,10 +325,10 @@ fn bad_parts_are_refused_not_panicked_on() {
     assert!(sharded.attach(page.part, page.id, &bytes).is_err());
     bytes[3] ^= 1;
     sharded.attach(page.part, page.id, &bytes).expect("the intact page");
-    let shard = &sharded.files_for_query("robot")[0];
+    let shard = &sharded.files_for_query("robot", false)[0];
     assert_eq!(shard.part, Part::Terms);
     assert!(sharded.attach(shard.part, shard.id, b"not a shard").is_err());
-    assert!(!sharded.files_for_query("robot").is_empty(), "a refused shard is still needed");
+    assert!(!sharded.files_for_query("robot", false).is_empty(), "a refused shard is still needed");
 }
 
 #[test]
@@ -339,7 +339,7 @@ fn a_term_shard_that_failed_is_searched_without_and_says_so() {
     let whole = |question: &str| {
         let mut sharded = ShardedSearch::new(&output.manifest_json()).expect("manifest");
         sharded.attach_chunk_table(&served.get(&manifest.files.chunk_table.name)).expect("table");
-        fetch_all(&served, &mut sharded, |s| s.files_for_query(question));
+        fetch_all(&served, &mut sharded, |s| s.files_for_query(question, false));
         sharded.search(question, None, &SearchOptions::default()).expect("searches")
     };
     let mut sharded = ShardedSearch::new(&output.manifest_json()).expect("manifest");
@@ -349,9 +349,9 @@ fn a_term_shard_that_failed_is_searched_without_and_says_so() {
     let question = "what is the joint torque";
     // The pages arrive; of the shards, "joint"'s fails (its checksum, say) and is marked.
     fetch_all(&served, &mut sharded, |s| {
-        s.files_for_query(question).into_iter().filter(|f| f.part == Part::TermPage).collect()
+        s.files_for_query(question, false).into_iter().filter(|f| f.part == Part::TermPage).collect()
     });
-    let shards = sharded.files_for_query(question);
+    let shards = sharded.files_for_query(question, false);
     assert_eq!(shards.len(), 2, "{shards:?}");
     let failed = shards
         .iter()
@@ -369,8 +369,8 @@ fn a_term_shard_that_failed_is_searched_without_and_says_so() {
     let refused = sharded.attach(failed.part, failed.id, &damaged).unwrap_err().to_string();
     assert!(refused.contains("does not match term catalog page"), "{refused}");
     sharded.mark_unavailable(failed.part, failed.id).expect("marks");
-    assert_eq!(sharded.unavailable_for(question), std::slice::from_ref(&failed));
-    assert_eq!(sharded.unavailable_for("robot"), [], "another question goes without nothing");
+    assert_eq!(sharded.unavailable_for(question, false), std::slice::from_ref(&failed));
+    assert_eq!(sharded.unavailable_for("robot", false), [], "another question goes without nothing");
     // Scored from "torque" alone, exactly as the whole index scores "torque"; at most low.
     let partial = sharded.search(question, None, &SearchOptions::default()).expect("searches");
     let torque = whole("what is the torque");
@@ -379,29 +379,72 @@ fn a_term_shard_that_failed_is_searched_without_and_says_so() {
     // A follow-up goes without it alike (the chat searches every question as one).
     let earlier = [question];
     let follow_up = FollowUpOptions::default();
-    assert_eq!(sharded.unavailable_for_follow_up(question, &earlier, &follow_up), std::slice::from_ref(&failed));
+    assert_eq!(sharded.unavailable_for_follow_up(question, &earlier, &follow_up, false), std::slice::from_ref(&failed));
     let followed = sharded
         .search_follow_up(question, None, None, &earlier, &SearchOptions::default(), &follow_up)
         .expect("a follow-up searches without it too");
     assert_eq!(followed.confidence, followed.confidence.at_most_low(), "at most low");
     // The shard arrives after all: the search is whole again.
     sharded.attach(failed.part, failed.id, &served.get(&failed.name)).expect("attaches");
-    assert_eq!(sharded.unavailable_for(question), []);
+    assert_eq!(sharded.unavailable_for(question, false), []);
     assert_eq!(sharded.search(question, None, &SearchOptions::default()).expect("searches"), whole(question));
 
     // A catalog page that failed: its terms are left out alike.
     let mut sharded = ShardedSearch::new(&output.manifest_json()).expect("manifest");
     sharded.attach_chunk_table(&served.get(&manifest.files.chunk_table.name)).expect("table");
-    let pages = sharded.files_for_query(question);
+    let pages = sharded.files_for_query(question, false);
     for page in &pages {
         sharded.mark_unavailable(page.part, page.id).expect("marks");
     }
     let nothing = sharded.search(question, None, &SearchOptions::default()).expect("searches");
-    assert!(nothing.hits.is_empty() && sharded.unavailable_for(question).len() == pages.len());
+    assert!(nothing.hits.is_empty() && sharded.unavailable_for(question, false).len() == pages.len());
 }
 
 /// Whether `term` falls in the range of the term shard `file` (its page attached).
 fn shard_holds(sharded: &ShardedSearch, file: &lectern::search::NeededFile, term: &str) -> bool {
-    let files = sharded.files_for_query(term);
+    let files = sharded.files_for_query(term, false);
     files.iter().any(|f| f == file)
+}
+
+#[test]
+fn a_search_box_query_fetches_the_shards_of_its_expansions_and_ranks_as_the_whole_index() {
+    let output = bundle();
+    let manifest = output.manifest.clone();
+    let term_shards = manifest.files.terms.shard_count();
+    let whole = load_with(|name: &str| {
+        if name == lectern::bundle::MANIFEST_FILE {
+            return Ok(output.manifest_json());
+        }
+        output
+            .files
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b.clone())
+            .ok_or_else(|| BundleError::MissingFile { name: name.into(), reason: "absent".into() })
+    })
+    .expect("loads");
+    let full = HybridSearch::new(whole.chunks.clone(), whole.lexical).expect("consistent");
+    let options = SearchOptions { k: 8, mode: SearchMode::Lexical, expand_words: true, ..Default::default() };
+    // A word being typed ("kinem", "cal"), misspelt
+    // words ("odomtery", "grpiper": two letters swapped; "calibraton": one dropped), both.
+    for question in ["kinem", "torque cal", "odomtery", "grpiper wheel", "legacy calibraton", "batery contr"] {
+        let served = Served { output: bundle(), fetched: Default::default() };
+        let mut sharded = ShardedSearch::new(&output.manifest_json()).expect("manifest");
+        sharded.attach_chunk_table(&served.get(&manifest.files.chunk_table.name)).expect("table");
+        for _ in 0..5 {
+            let files = sharded.files_for_query(question, true);
+            for file in files {
+                sharded.attach(file.part, file.id, &served.get(&file.name)).expect("attaches");
+            }
+        }
+        assert!(sharded.files_for_query(question, true).is_empty(), "{question}: five rounds are enough");
+        let fetched = served.fetched("terms.");
+        assert!(fetched < term_shards / 4, "{question}: {fetched} of {term_shards} term shards");
+        let got = sharded.search(question, None, &options).expect("searches");
+        let want = full.search(question, None, &options).expect("searches");
+        assert!(!want.hits.is_empty(), "{question} finds something");
+        assert_eq!(got, want, "{question}");
+        let plain = full.search(question, None, &SearchOptions { expand_words: false, ..options.clone() }).unwrap();
+        assert_ne!(plain.hits, want.hits, "{question}: the expansion found more");
+    }
 }

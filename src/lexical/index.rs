@@ -81,7 +81,7 @@ pub struct LexicalIndex {
     /// average length BM25 divides by is the site's.
     pub(super) length_total: u64,
     /// `k1 · (1 - b + b · |d| / avgdl)` per document, derived from the above.
-    length_norms: Vec<f32>,
+    pub(super) length_norms: Vec<f32>,
     /// Term ranges whose shard could not be loaded (`lexical::shards`, a partial search): a
     /// query's words in them are neither scored nor counted as words the site never uses.
     pub(super) withheld: Vec<TermSpan>,
@@ -120,12 +120,12 @@ pub struct QueryCoverage {
     pub unknown_share: f32,
 }
 
-struct QueryTerms {
+pub(super) struct QueryTerms {
     /// Ids of the distinct query terms the index knows, ascending (so the sum of term scores
     /// is the same float whatever the word order of the question).
-    known: Vec<usize>,
+    pub(super) known: Vec<usize>,
     /// Distinct query terms the index has never seen.
-    unknown: usize,
+    pub(super) unknown: usize,
 }
 
 impl LexicalIndex {
@@ -320,7 +320,7 @@ impl LexicalIndex {
         idf(self.doc_count(), self.doc_freq(term))
     }
 
-    fn query_terms(&self, query: &str) -> QueryTerms {
+    pub(super) fn query_terms(&self, query: &str) -> QueryTerms {
         let mut words = tokenize(query);
         words.sort_unstable();
         words.dedup();
@@ -371,13 +371,13 @@ impl LexicalIndex {
         QueryCoverage { reference: self.reference_for(&terms), unknown_share }
     }
 
-    fn reference_for(&self, terms: &QueryTerms) -> f32 {
+    pub(super) fn reference_for(&self, terms: &QueryTerms) -> f32 {
         let n = self.doc_count();
         let known: f32 = terms.known.iter().map(|&t| idf(n, self.doc_freqs.get(t).copied().unwrap_or(0))).sum();
         known + terms.unknown as f32 * idf(n, 0)
     }
 
-    fn rank(&self, term_ids: &[usize], k: usize, filter: Option<&dyn Fn(u32) -> bool>) -> Vec<(u32, f32)> {
+    pub(super) fn rank(&self, term_ids: &[usize], k: usize, filter: Option<&dyn Fn(u32) -> bool>) -> Vec<(u32, f32)> {
         if k == 0 || term_ids.is_empty() {
             return Vec::new();
         }
@@ -398,19 +398,24 @@ impl LexicalIndex {
                 *score += self.params.term_score(term_idf, tf, norm);
             }
         }
-        let mut hits: Vec<(u32, f32)> = touched
+        let hits: Vec<(u32, f32)> = touched
             .into_iter()
             .filter(|&doc| filter.is_none_or(|keep| keep(doc)))
             .map(|doc| (doc, scores.get(doc as usize).copied().unwrap_or(0.0)))
             .collect();
-        let best_first = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-        if hits.len() > k {
-            hits.select_nth_unstable_by(k, best_first);
-            hits.truncate(k);
-        }
-        hits.sort_unstable_by(best_first);
-        hits
+        best_k(hits, k)
     }
+}
+
+/// The `k` best of `hits`, best first; equal scores in ascending id order.
+pub(super) fn best_k(mut hits: Vec<(u32, f32)>, k: usize) -> Vec<(u32, f32)> {
+    let best_first = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+    if hits.len() > k {
+        hits.select_nth_unstable_by(k, best_first);
+        hits.truncate(k);
+    }
+    hits.sort_unstable_by(best_first);
+    hits
 }
 
 /// `score / reference`, capped to 0–1 (see [`LexicalIndex::reference_score`]).

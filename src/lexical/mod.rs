@@ -5,6 +5,7 @@
 //! - [`tokenizer`]: one set of rules for documents and questions, aware of code identifiers.
 //! - [`stem`] and [`stop_words`]: the English parts of those rules.
 //! - [`LexicalIndex`]: build, search, normalised scores ([`bm25`] has the formula).
+//! - [`expand`]: what a word still being typed or misspelt stands for (a search box's query).
 //! - [`format`]: the compact bytes written into the bundle, and their defensive reader.
 //!
 //! ```
@@ -23,6 +24,8 @@
 
 pub mod bm25;
 mod error;
+pub mod expand;
+mod expanded_search;
 pub mod format;
 mod index;
 pub mod names;
@@ -41,6 +44,7 @@ mod sample_site_tests;
 
 pub use bm25::Bm25Params;
 pub use error::LexicalError;
+pub use expanded_search::{EXPANSION_WEIGHT, MAX_EXPANSIONS};
 pub use index::{normalize_score, Document, IndexOptions, LexicalIndex, QueryCoverage, MAX_DOCUMENTS, MAX_TITLE_BOOST};
 pub use names::{heading_name, is_short_query, name_term, query_names, NAME_PREFIX};
 pub use shards::{parse_term_shard, query_terms, LexicalStats, ShardTerm, TermShard};

@@ -53,6 +53,10 @@ pub struct SearchOptions {
     /// Only chunks of these modules / versions (empty: all).
     pub modules: Vec<String>,
     pub versions: Vec<String>,
+    /// Keyword search also matches the words the query's last word begins and, for a word
+    /// the site never uses, its neighbours one edit away (`lexical::expand`): a search box's
+    /// query, typed a letter at a time (default false: a question's words as they are).
+    pub expand_words: bool,
     /// How confidence is decided with semantic search, and with keyword search alone.
     pub semantic_confidence: ConfidenceRule,
     pub keyword_confidence: ConfidenceRule,
@@ -77,6 +81,7 @@ impl Default for SearchOptions {
             min_score: 0.0,
             modules: Vec::new(),
             versions: Vec::new(),
+            expand_words: false,
             semantic_confidence: ConfidenceRule::SEMANTIC,
             keyword_confidence: ConfidenceRule::KEYWORD,
             page: None,
@@ -273,7 +278,11 @@ impl HybridSearch {
 
         // BM25 is unbounded; for display and confidence it is scaled by the score of an
         // ideal match for this question (see `LexicalIndex::reference_score`).
-        let coverage = self.lexical.coverage(question);
+        let coverage = if options.expand_words {
+            self.lexical.coverage_expanded(question)
+        } else {
+            self.lexical.coverage(question)
+        };
         let lexical_reference = coverage.reference;
         let mut hits = Vec::with_capacity(options.k);
         for (index, fused_score) in fused {
@@ -332,7 +341,12 @@ impl HybridSearch {
             Some((index, vector)) => self.collapse(index.search_items(vector, depth, filter_ref)?, options),
             None => Vec::new(),
         };
-        let lexical_hits = self.collapse(self.lexical.search(question, depth, filter_ref), options);
+        let lexical_hits = if options.expand_words {
+            self.lexical.search_expanded(question, depth, filter_ref)
+        } else {
+            self.lexical.search(question, depth, filter_ref)
+        };
+        let lexical_hits = self.collapse(lexical_hits, options);
         Ok((dense_hits, lexical_hits))
     }
 

@@ -18,6 +18,7 @@ use crate::bundle::{
     BundleError, BundleReader, Catalog, ChunkMeta, ChunkShardEntry, FetchedPages, FileEntry, Manifest, Shard, ShardAt,
     TermShardEntry,
 };
+use crate::lexical::expand::{typed_word_terms, typo_words};
 use crate::lexical::query_terms;
 use serde::{Deserialize, Serialize};
 
@@ -150,23 +151,87 @@ impl ShardedSearch {
     }
 
     /// The files a search for `query` still needs before it can run: catalog pages first
-    /// (a shard cannot be named before its page is read), then term shards. Empty when the
-    /// search can run.
-    pub fn files_for_query(&self, query: &str) -> Vec<NeededFile> {
-        let catalog = &self.reader.manifest().files.terms;
+    /// (a shard cannot be named before its page is read), then term shards. With
+    /// `expand_words` (`SearchOptions::expand_words`) also the shards of what its words expand
+    /// to (`lexical::expand`): every shard holding terms the typed word begins, the shards of
+    /// the shorter terms it begins with, and — once a word's own shard says the site lacks
+    /// it — the shards of its one-edit variants (one more round). Empty when the search can run.
+    pub fn files_for_query(&self, query: &str, expand_words: bool) -> Vec<NeededFile> {
         let mut out: Vec<NeededFile> = Vec::new();
-        for term in query_terms(query) {
-            let needed = match self.term_pages.locate(catalog, term.as_str()) {
-                None => continue,
-                Some(ShardAt::PageMissing(page)) => page_file(Part::TermPage, catalog, page),
-                Some(ShardAt::Found { id, shard }) if !self.terms.get(id).copied().unwrap_or(true) => {
-                    Some(NeededFile::new(Part::Terms, id, &shard.file))
+        let mut exact = query_terms(query);
+        if expand_words {
+            if let Some(typed) = typed_word_terms(query) {
+                self.files_for_prefix(&typed.prefix, &mut out);
+                exact.extend(typed.cuts);
+            }
+            for word in typo_words(query) {
+                if self.lacks(&word.own) {
+                    exact.extend(word.variants);
                 }
-                Some(ShardAt::Found { .. }) => continue,
+            }
+        }
+        exact.sort_unstable();
+        exact.dedup();
+        for term in exact {
+            let needed = match self.term_pages.locate(&self.reader.manifest().files.terms, term.as_str()) {
+                None => continue,
+                Some(ShardAt::PageMissing(page)) => {
+                    page_file(Part::TermPage, &self.reader.manifest().files.terms, page)
+                }
+                Some(ShardAt::Found { id, shard }) => self.unattached(id, shard),
             };
             push_new(&mut out, needed);
         }
         out
+    }
+
+    /// Term shard `id` as a file to fetch, unless attached.
+    fn unattached(&self, id: usize, shard: &TermShardEntry) -> Option<NeededFile> {
+        (!self.terms.get(id).copied().unwrap_or(true)).then(|| NeededFile::new(Part::Terms, id, &shard.file))
+    }
+
+    /// Adds the term shards whose range holds a term beginning with `prefix` (from the one
+    /// that would hold `prefix` itself, while the next one's first term begins with it), or
+    /// the catalog page to read first.
+    fn files_for_prefix(&self, prefix: &str, out: &mut Vec<NeededFile>) {
+        let catalog = &self.reader.manifest().files.terms;
+        let mut id = match self.term_pages.locate(catalog, prefix) {
+            None => return,
+            Some(ShardAt::PageMissing(page)) => return push_new(out, page_file(Part::TermPage, catalog, page)),
+            Some(ShardAt::Found { id, shard }) => {
+                push_new(out, self.unattached(id, shard));
+                id
+            }
+        };
+        loop {
+            id += 1;
+            match self.term_pages.by_id(catalog, id) {
+                Some(ShardAt::Found { shard, .. }) if shard.first_term.starts_with(prefix) => {
+                    push_new(out, self.unattached(id, shard));
+                }
+                // A page not read yet: its shards are named next round; the pages after it
+                // that the prefix reaches are fetched with it.
+                Some(ShardAt::PageMissing(page)) => match catalog.page(page) {
+                    Some(entry) if entry.range.first_term.starts_with(prefix) => {
+                        push_new(out, page_file(Part::TermPage, catalog, page));
+                        id = entry.first_shard + entry.shards - 1;
+                    }
+                    _ => return,
+                },
+                _ => return,
+            }
+        }
+    }
+
+    /// Whether the index lacks `term` for sure: its shard is attached and does not have it.
+    fn lacks(&self, term: &str) -> bool {
+        let Some(search) = self.search.as_ref() else { return false };
+        match self.term_pages.locate(&self.reader.manifest().files.terms, term) {
+            Some(ShardAt::Found { id, .. }) if self.terms.get(id).copied().unwrap_or(false) => {
+                search.lexical().doc_freq(term) == 0
+            }
+            _ => false,
+        }
     }
 
     /// The files a search for the follow-up `question`, asked after the `earlier` questions
@@ -177,10 +242,12 @@ impl ShardedSearch {
         question: &str,
         earlier: &[S],
         follow_up: &FollowUpOptions,
+        expand_words: bool,
     ) -> Vec<NeededFile> {
-        let mut out = self.files_for_query(question);
-        for needed in
-            in_context_query(question, earlier, follow_up).map(|q| self.files_for_query(&q)).unwrap_or_default()
+        let mut out = self.files_for_query(question, expand_words);
+        for needed in in_context_query(question, earlier, follow_up)
+            .map(|q| self.files_for_query(&q, expand_words))
+            .unwrap_or_default()
         {
             push_new(&mut out, Some(needed));
         }
@@ -311,8 +378,8 @@ impl ShardedSearch {
 
     /// The parts `lexical_query` needs that are marked unavailable: what a search for it
     /// goes without (empty: the search is exact).
-    pub fn unavailable_for(&self, lexical_query: &str) -> Vec<NeededFile> {
-        self.files_for_query(lexical_query).into_iter().filter(|f| self.is_unavailable(f)).collect()
+    pub fn unavailable_for(&self, lexical_query: &str, expand_words: bool) -> Vec<NeededFile> {
+        self.files_for_query(lexical_query, expand_words).into_iter().filter(|f| self.is_unavailable(f)).collect()
     }
 
     /// The same for a follow-up: the parts of the question's and of its text in context's
@@ -322,8 +389,12 @@ impl ShardedSearch {
         question: &str,
         earlier: &[S],
         follow_up: &FollowUpOptions,
+        expand_words: bool,
     ) -> Vec<NeededFile> {
-        self.files_for_follow_up(question, earlier, follow_up).into_iter().filter(|f| self.is_unavailable(f)).collect()
+        self.files_for_follow_up(question, earlier, follow_up, expand_words)
+            .into_iter()
+            .filter(|f| self.is_unavailable(f))
+            .collect()
     }
 
     /// Whether `file` is a term part marked unavailable.
@@ -347,7 +418,7 @@ impl ShardedSearch {
         options: &SearchOptions,
     ) -> Result<SearchResults, ShardedError> {
         let search = self.search.as_ref().ok_or_else(|| ShardedError::NotLoaded("the chunk table".into()))?;
-        let partial = self.partial_or_missing(&self.files_for_query(lexical_query))?;
+        let partial = self.partial_or_missing(&self.files_for_query(lexical_query, options.expand_words))?;
         Ok(at_most_low_if(partial, search.search(lexical_query, vector, options)?))
     }
 
@@ -366,7 +437,8 @@ impl ShardedSearch {
         follow_up: &FollowUpOptions,
     ) -> Result<SearchResults, ShardedError> {
         let search = self.search.as_ref().ok_or_else(|| ShardedError::NotLoaded("the chunk table".into()))?;
-        let partial = self.partial_or_missing(&self.files_for_follow_up(question, earlier, follow_up))?;
+        let partial =
+            self.partial_or_missing(&self.files_for_follow_up(question, earlier, follow_up, options.expand_words))?;
         Ok(at_most_low_if(
             partial,
             search.search_follow_up(question, vector, context_vector, earlier, options, follow_up)?,

@@ -7,17 +7,17 @@
 //! A search box asks while the reader types: with `prefix_last`, the query's last word, when
 //! nothing follows it, also matches the words it begins ("dock" marks "docker").
 
+use crate::lexical::expand::typed_word;
 use crate::lexical::tokenizer::{for_each_span, for_each_term_of_word, has_lower_case, is_joiner, tokenize, Span};
 use std::ops::Range;
 
-/// A word still being typed marks the words it begins once it has this many characters.
-pub const MIN_PREFIX_CHARS: usize = 2;
+pub use crate::lexical::expand::MIN_PREFIX_CHARS;
 
 /// The byte ranges of `text` that hold the terms of `query`, in order, merged where they touch.
 pub fn match_ranges(query: &str, text: &str, prefix_last: bool) -> Vec<Range<usize>> {
     // A query has a few terms: a list is all the lookup needs (and keeps the module small).
     let terms = tokenize(query);
-    let prefix = if prefix_last { typed_prefix(query) } else { None };
+    let prefix = if prefix_last { typed_word(query) } else { None };
     if terms.is_empty() && prefix.is_none() {
         return Vec::new();
     }
@@ -95,20 +95,6 @@ impl Matcher {
         let mut found = false;
         for_each_term_of_word(word, self.mixed_case, |term| found |= self.has(term));
         found
-    }
-}
-
-/// The query's last word, lower-cased, when the query ends inside it (the reader may be
-/// typing it) and it is long enough to mean something.
-fn typed_prefix(query: &str) -> Option<String> {
-    let mut last = None;
-    for_each_span(query, |span| last = Some(span));
-    match last? {
-        Span::Word(range) if range.end == query.len() => {
-            let word = query.get(range)?.trim_start_matches(is_joiner).to_lowercase();
-            (word.chars().count() >= MIN_PREFIX_CHARS && !word.contains(is_joiner)).then_some(word)
-        }
-        _ => None,
     }
 }
 

@@ -31,6 +31,10 @@ pub struct JsSearchOptions {
     /// Only chunks of these modules / docs versions (empty: all).
     #[cfg_attr(feature = "typescript", ts(as = "Option<Filters>"))]
     pub filters: Filters,
+    /// Keyword search also matches the words the last word begins ("dock" finds "docker")
+    /// and, for a word of five letters or more the site never uses, the words one edit away
+    /// (default false; a search box's query sets it).
+    pub expand_words: Option<bool>,
     /// searchSelection only: retrieve nothing; the selection is the only context.
     #[cfg_attr(feature = "typescript", ts(as = "Option<bool>"))]
     pub selection_only: bool,
@@ -75,6 +79,7 @@ impl JsSearchOptions {
             versions: self.filters.versions.clone(),
             page: self.page.clone(),
             page_only: self.page_only,
+            expand_words: self.expand_words.unwrap_or(defaults.expand_words),
             ..defaults
         };
         options.validate()?;

@@ -67,11 +67,11 @@ impl Retriever {
         let question = query::question(question).map_err(invalid_error)?;
         let selection = selection.as_deref().map(query::selection).transpose().map_err(invalid_error)?;
         let options: JsSearchOptions = from_js(options)?;
-        options.to_core().map_err(search_error)?;
+        let expand = options.to_core().map_err(search_error)?.expand_words;
         let files = match selection {
             Some(_) if options.selection_only => Vec::new(),
-            Some(selection) => self.inner.files_for_query(&query::selected_mode_query(question, selection)),
-            None => self.inner.files_for_follow_up(question, &options.earlier, &FollowUpOptions::default()),
+            Some(selection) => self.inner.files_for_query(&query::selected_mode_query(question, selection), expand),
+            None => self.inner.files_for_follow_up(question, &options.earlier, &FollowUpOptions::default(), expand),
         };
         to_js(&files)
     }
@@ -285,7 +285,7 @@ impl Retriever {
             mode_used: Some(found.mode_used),
             hits,
             missing: self.inner.files_for_chunks(&indices),
-            unavailable: self.inner.unavailable_for_follow_up(question, earlier, &follow_up),
+            unavailable: self.inner.unavailable_for_follow_up(question, earlier, &follow_up, options.expand_words),
         })
     }
 }

@@ -159,7 +159,7 @@ test("the model is built in a worker of its own: a keyword search answers while 
   assert.equal(r.after, "hybrid");
 });
 
-test("gives the same results as the native `lectern search`, follow-ups (`--previous`) too", async (t) => {
+test("gives the same results as the native `lectern search`, follow-ups (`--previous`) and search-box queries (`--expand-words`) too", async (t) => {
   const native = JSON.parse(readFileSync(path.join(ASSETS, "native/search.json"), "utf8"));
   const page = await openPage(t);
   const { value: browserResults, error } = await inPage(
@@ -168,17 +168,18 @@ test("gives the same results as the native `lectern search`, follow-ups (`--prev
       const lectern = await Lectern.open({ bundleUrl });
       await lectern.whenHybrid();
       const out = [];
-      for (const { question, previous, mode } of queries) out.push(await lectern.search(question, { k: 5, mode, ...(previous ? { earlier: previous } : {}) }));
+      for (const { question, previous, mode, expandWords } of queries)
+        out.push(await lectern.search(question, { k: 5, mode, ...(previous ? { earlier: previous } : {}), ...(expandWords ? { expandWords } : {}) }));
       lectern.close();
       return out;
     },
-    { bundleUrl: "/parity/bundle/", queries: native.map(({ question, previous, mode }) => ({ question, previous, mode })) },
+    { bundleUrl: "/parity/bundle/", queries: native.map(({ question, previous, mode, expandWords }) => ({ question, previous, mode, expandWords })) },
   );
   assert.equal(error, undefined, JSON.stringify(error));
   let maxScoreDiff = 0;
-  native.forEach(({ question, previous, mode, result }, i) => {
+  native.forEach(({ question, previous, mode, expandWords, result }, i) => {
     const got = browserResults[i];
-    const label = `${mode}: ${previous ? `${previous.join(" / ")} / ` : ""}${question}`;
+    const label = `${mode}${expandWords ? " (expandWords)" : ""}: ${previous ? `${previous.join(" / ")} / ` : ""}${question}`;
     assert.equal(got.mode_used, result.mode_used, label);
     assert.equal(got.confidence, result.confidence, label);
     assert.deepEqual(got.chunks.map((c) => c.chunk_id), result.results.map((r) => r.chunk_id), label);
@@ -493,6 +494,30 @@ test("selected-text mode: retrieval on question + selection, or the selection al
   assert.deepEqual(r.only.chunks, []);
   assert.equal(r.only.confidence, null);
   assert.ok(r.filtered.chunks.length > 0 && r.filtered.chunks.every((c) => c.module === "Module 2: Simulation & Digital Twins"), JSON.stringify(r.filtered.chunks.map((c) => c.module)));
+});
+
+test("searchAsYouType: the word being typed finds the words it begins, a misspelt one its neighbours; a question's search does neither", async (t) => {
+  const page = await openPage(t);
+  const { value: r, error } = await inPage(page, async () => {
+    const lectern = await Lectern.open({ bundleUrl: "/expand/bundle/", loadModel: false });
+    const urls = (res) => res.pages.flatMap((p) => p.rows.map((row) => row.url));
+    const marks = (res) => res.pages.flatMap((p) => p.rows.flatMap((row) => row.snippet.ranges.map(([s, e]) => row.snippet.text.slice(s, e).toLowerCase())));
+    const prefix = await lectern.searchAsYouType("gazeb");
+    const whole = await lectern.searchAsYouType("gazebo ");
+    const typo = await lectern.searchAsYouType("gazeob ");
+    const asked = await lectern.search("gazeb", { k: 8, mode: "lexical" });
+    const askedTypo = await lectern.search("gazeob", { k: 8, mode: "lexical" });
+    lectern.close();
+    return { prefix: urls(prefix), prefixMarks: marks(prefix), whole: urls(whole), typo: urls(typo), asked: asked.chunks.length, askedTypo: askedTypo.chunks.length };
+  });
+  assert.equal(error, undefined, JSON.stringify(error));
+  assert.ok(r.prefix.length > 0, "gazeb finds the Gazebo sections");
+  assert.ok(r.prefixMarks.includes("gazebo"), `marked: ${r.prefixMarks.join(", ")}`);
+  // The best rows: the prefix also stands for other words it begins ("gazebo_ros"), lower down.
+  assert.deepEqual(r.prefix.slice(0, 5), r.whole.slice(0, 5), "the prefix finds what the whole word finds first");
+  assert.deepEqual(r.typo.slice(0, 5), r.whole.slice(0, 5), "one swapped pair of letters finds what the word finds");
+  assert.equal(r.asked, 0, "a question's search does not complete words");
+  assert.equal(r.askedTypo, 0, "a question's search does not correct words");
 });
 
 test("searchAsYouType: keyword rows grouped by page with the core's highlights; a newer keystroke supersedes, a search does not; semantic rows only appended", async (t) => {

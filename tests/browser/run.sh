@@ -36,6 +36,11 @@ for mode in ("lexical", "hybrid"):
         out = subprocess.run([lectern, "search", "--index", f"{assets}/bundle", "--json", "--k", "5", "--mode", mode, *previous,
                               "--", f["question"]], check=True, capture_output=True, text=True).stdout
         results.append({"question": f["question"], "previous": f["previous"], "mode": mode, "result": json.loads(out)})
+# A search box's queries: keywords, the last word a prefix, misspelt words their neighbours.
+for q in questions["typeahead"]:
+    out = subprocess.run([lectern, "search", "--index", f"{assets}/bundle", "--json", "--k", "5", "--mode", "lexical",
+                          "--expand-words", "--", q], check=True, capture_output=True, text=True).stdout
+    results.append({"question": q, "mode": "lexical", "expandWords": True, "result": json.loads(out)})
 json.dump(results, open(f"{assets}/native/search.json", "w"))
 with open(f"{assets}/native/texts.jsonl", "w") as f:
     for text in questions["embed"]:

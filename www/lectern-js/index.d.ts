@@ -210,8 +210,9 @@ export declare class Lectern {
   readonly state: { lexical: boolean; hybrid: boolean; modelError: LecternErrorInit | null };
   search(question: string, options?: QueryOptions): Promise<SearchResponse>;
   searchSelection(selectedText: string, question: string, options?: SelectionQueryOptions): Promise<SearchResponse>;
-  /** A search box's query as the reader types: keyword rows at once, semantic ones appended
-   * after a pause once the model is there. Has its own query slot: a newer searchAsYouType
+  /** A search box's query as the reader types: keyword rows at once (the last word also
+   * finds the words it begins, a misspelt word of five letters or more its neighbours one
+   * edit away: `expandWords`), semantic ones appended after a pause once the model is there. Has its own query slot: a newer searchAsYouType
    * supersedes it, a search (or the chat's retrieval) does not. */
   searchAsYouType(query: string, options?: TypeaheadOptions): Promise<TypeaheadResults>;
   whenHybrid(): Promise<void>;

@@ -89,8 +89,8 @@ export class Lectern {
   }
 
   /**
-   * A search box's query, as the reader types it (typeahead.js): keyword results at once,
-   * grouped by page, with snippets and the ranges of the query's words to highlight; then,
+   * A search box's query, as the reader types it (typeahead.js): keyword results at once
+   * (searched with expandWords: "dock" finds "docker", "dcoker" too), grouped by page, with snippets and the ranges of the query's words to highlight; then,
    * when semantic search works and the reader pauses, the sections found by meaning appended
    * below them. Options: k (keyword rows, default 8), semanticK (rows the semantic pass may
    * add, default 3; 0: none), semanticDelayMs (default 150), filters {modules, versions},

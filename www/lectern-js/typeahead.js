@@ -23,7 +23,9 @@ const DEFAULTS = { k: 8, semanticK: 3, semanticDelayMs: 150 };
  */
 export async function searchAsYouType({ query, options, onUpdate, request, stopped, hybrid }) {
   const { k, semanticK, semanticDelayMs, filters } = { ...DEFAULTS, ...options };
-  const ask = (mode, n) => request("search", { question: query, options: { k: n, mode, ...(filters ? { filters } : {}) } });
+  // expandWords: the word being typed also finds the words it begins, a misspelt one its
+  // neighbours (the core's rule, lexical::expand); a question in the chat asks without it.
+  const ask = (mode, n) => request("search", { question: query, options: { k: n, mode, expandWords: true, ...(filters ? { filters } : {}) } });
   // Highlights are a nicety: without the page's core the rows come unmarked.
   const core = pageCore().catch(() => null);
   const keyword = await ask("lexical", k);

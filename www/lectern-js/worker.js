@@ -92,7 +92,7 @@ function loadPart(file, code) {
  * @param {(file: any) => void} [giveUp]
  */
 async function fetchParts(need, code, failures, giveUp = () => {}) {
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < 5; round++) {
     const failed = (f) => failures.some((x) => x.part === f.part && x.id === f.id);
     const files = inWasm(need).filter((f) => !failed(f));
     if (!files.length) return;

@@ -82,6 +82,10 @@ struct Tuning {
     /// (rank divided by F).
     #[arg(long, value_parser = parse_page_boost)]
     page_boost: Option<PageBoost>,
+    /// Keyword search also matches the words a question's last word begins and the
+    /// neighbours of words the site never uses (what the search box asks; questions do not).
+    #[arg(long)]
+    expand_words: bool,
 }
 
 fn parse_page_boost(text: &str) -> Result<PageBoost, String> {
@@ -171,6 +175,7 @@ pub fn run(args: EvalArgs) -> CommandResult {
         dense_weight: t.dense_weight.unwrap_or(defaults.dense_weight),
         lexical_weight: t.lexical_weight.unwrap_or(defaults.lexical_weight),
         page_boost: t.page_boost.unwrap_or(defaults.page_boost),
+        expand_words: t.expand_words,
         ..defaults
     };
 

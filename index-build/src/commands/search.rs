@@ -41,6 +41,10 @@ pub struct SearchArgs {
     /// Only sections of `--page`.
     #[arg(long, requires = "page")]
     page_only: bool,
+    /// Keyword search also matches the words the last word begins and the neighbours of words
+    /// the site never uses, as the search box asks (`lexical::expand`).
+    #[arg(long)]
+    expand_words: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -118,6 +122,7 @@ pub fn run(args: SearchArgs) -> CommandResult {
         min_score: args.min_score,
         page: args.page,
         page_only: args.page_only,
+        expand_words: args.expand_words,
         ..SearchOptions::default()
     };
     let context_vector =

@@ -395,7 +395,7 @@ export default function LecternSearch({ open, onClose, config }) {
                 recent.save(q);
                 close();
               }}>
-              {searchFormat.seeAll(count)}
+              {selectMessage(count, searchFormat.seeAll(count))}
             </Link>
           )}
         </footer>

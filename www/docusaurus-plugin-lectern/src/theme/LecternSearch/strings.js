@@ -48,7 +48,9 @@ export function searchStrings() {
 export const searchFormat = {
   /** "Version 1.0" (the scope of a search or a question). */
   version: (version) => translate({ id: 'lectern.search.version', message: 'Version {version}', description: 'The docs version a search or question is limited to' }, { version }),
-  seeAll: (count) => translate({ id: 'theme.SearchBar.seeAll', message: 'See all {count} results' }, { count }),
+  /** For usePluralForm().selectMessage: "See 1 result", "See all 12 results". */
+  seeAll: (count) =>
+    translate({ id: 'lectern.search.seeAll.plurals', message: 'See {count} result|See all {count} results', description: 'Search box footer link to the search page (pipe-separated plural forms)' }, { count }),
   resultsTitle: (query) => translate({ id: 'theme.SearchPage.existingResultsTitle', message: 'Search results for "{query}"' }, { query }),
   /** For usePluralForm().selectMessage. */
   documentsFound: (count) => translate({ id: 'theme.SearchPage.documentsFound.plurals', message: 'One document found|{count} documents found' }, { count }),

@@ -10,6 +10,7 @@ mod error;
 mod events;
 mod extractive;
 mod ids;
+mod marker;
 mod outcome;
 mod persona;
 mod plan;

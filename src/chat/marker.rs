@@ -51,7 +51,7 @@ impl MarkerFilter {
         }
         let mut out = String::new();
         for c in piece.chars() {
-            if !(self.line_start || !self.held.is_empty()) {
+            if !self.line_start && self.held.is_empty() {
                 out.push(c);
                 self.line_start = c == '\n';
                 continue;

@@ -45,14 +45,16 @@ step "retrieval quality gate (lectern eval on labelled questions)"
   --require 'hybrid.hit_at_3>=0.92' --require 'dense.hit_at_3>=0.80' --require 'lexical.hit_at_3>=0.75' \
   --require 'hybrid.mrr>=0.82' --require 'hybrid.selection_hits>=9' --require 'hybrid.off_topic_refused>=4' \
   --require 'hybrid.false_refusals<=0' --require 'lexical.false_refusals<=0' \
-  --require 'hybrid.follow_up_hit_at_3>=0.87' --require 'hybrid.follow_up_refused<=0'
+  --require 'hybrid.follow_up_hit_at_3>=0.87' --require 'hybrid.follow_up_refused<=0' \
+  --require 'hybrid.context_recall>=0.97'
 textbook="$LECTERN_ROOT/../shared/corpora/physical-ai-textbook"
 if [ -d "$textbook" ]; then
   "$LECTERN_BIN" eval "$textbook" --questions tests/eval/questions/physical-ai-textbook.jsonl --mode all \
     --require 'hybrid.hit_at_3>=0.86' --require 'dense.hit_at_3>=0.80' --require 'lexical.hit_at_3>=0.65' \
     --require 'hybrid.mrr>=0.78' --require 'hybrid.selection_hits>=12' --require 'hybrid.off_topic_refused>=4' \
     --require 'hybrid.near_miss_refused>=4' --require 'hybrid.false_refusals<=0' --require 'lexical.false_refusals<=0' \
-    --require 'hybrid.follow_up_hit_at_3>=0.81' --require 'hybrid.follow_up_refused<=0'
+    --require 'hybrid.follow_up_hit_at_3>=0.81' --require 'hybrid.follow_up_refused<=0' \
+    --require 'hybrid.context_recall>=0.97'
 else
   echo "no $textbook: the real-textbook gate is skipped (the sample site's gate ran)"
 fi

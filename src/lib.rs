@@ -19,6 +19,7 @@ pub mod embed;
 pub mod heading;
 pub mod lexical;
 pub mod loading;
+pub mod passage;
 pub mod query;
 pub mod search;
 pub mod usage;

@@ -47,6 +47,10 @@ def figures(outcomes, k):
     def in_context(o):
         return any(u in o["expected"] for u in o.get("context", []))
 
+    # The first five sections, whole: the context before issue 25 (older reports: `context`).
+    def in_top5(o):
+        return any(u in o["expected"] for u in o.get("context_top5", o.get("context", [])))
+
     high = [o for o in outcomes if not o["selected"] and not o["refused"] and o["confidence"] == "high"]
     low = [o for o in outcomes if not o["selected"] and not o["refused"] and o["confidence"] == "low"]
     right = lambda o: not o["unanswerable"] and hit(o, 1)  # noqa: E731
@@ -59,6 +63,7 @@ def figures(outcomes, k):
         "hit@10": share(plain, lambda o: hit(o, 10)),
         "MRR": sum(1 / o["rank"] for o in plain if o["rank"]) / len(plain) if plain else float("nan"),
         "context": share(plain, in_context),
+        "context top5": share(plain, in_top5),
         "false ref": f"{sum(o['refused'] for o in plain)}/{len(plain)}",
         "selection": f"{sum(1 for o in sel if hit(o, k) or (o['selection_of'] in o['expected']))}/{len(sel)}",
         "follow-up hit@3": f"{sum(hit(o, 3) for o in follow)}/{len(follow)}",

@@ -3,12 +3,14 @@
 //! The wasm facade supplies the clock, randomness, storage and network.
 
 mod config;
+mod context;
 mod conversation;
 mod degraded;
 mod error;
 mod events;
 mod extractive;
 mod ids;
+mod marker;
 mod outcome;
 mod page;
 mod passage;
@@ -22,8 +24,10 @@ mod stream;
 mod turn;
 
 pub use config::{
-    did_you_mean, ChatConfig, DEFAULT_SLOW_AFTER_MS, DEFAULT_STORAGE_KEY, DEFAULT_TIMEOUT_MS, TURNSTILE_HEADER,
+    did_you_mean, ChatConfig, DEFAULT_K, DEFAULT_SLOW_AFTER_MS, DEFAULT_STORAGE_KEY, DEFAULT_TIMEOUT_MS,
+    TURNSTILE_HEADER,
 };
+pub use context::{pack_context, token_estimate, CHARS_PER_TOKEN, CONTEXT_TOKENS_RANGE, DEFAULT_CONTEXT_TOKENS};
 pub use conversation::{
     AnswerKind, Conversation, Message, MessageError, MessageStatus, Role, StoredConversation, HISTORY_FOR_LLM,
     MAX_CONTENT_CHARS, MAX_MESSAGES, STORAGE_FORMAT_VERSION,
@@ -45,6 +49,9 @@ pub use plan::{
 pub use prompt::{build_prompt, request_body, ChatTurn};
 pub use rules::{rules, ChatRules};
 pub use site_name::SiteName;
-pub use sources::{number_sources, NumberedSource, RetrievedChunk, SiteOrigins, SourceReference, MAX_SOURCES};
+pub use sources::{
+    number_sources, shown_sources, NumberedSource, RetrievedChunk, RetrievedPart, SiteOrigins, SourceReference,
+    MAX_SOURCES,
+};
 pub use stream::{CompletionStream, StreamStep};
 pub use turn::{Next, Phase, Turn, TurnError};

@@ -4,6 +4,7 @@
 //! then finish the answer that came back.
 
 use super::config::ChatConfig;
+use super::context::pack_context;
 use super::conversation::Message;
 use super::degraded::{links_answer, notes, AnswerNote};
 use super::error::ChatError;
@@ -13,7 +14,7 @@ use super::passage::passage;
 use super::persona::Persona;
 use super::prompt::{build_prompt, request_body, ChatTurn};
 use super::site_name::SiteName;
-use super::sources::{number_sources, NumberedSource, RetrievedChunk, SiteOrigins, SourceReference};
+use super::sources::{number_sources, shown_sources, NumberedSource, RetrievedChunk, SiteOrigins, SourceReference};
 use crate::advice::{Action, Advice};
 use crate::query::{self, Mode, RateLimiter};
 use crate::search::Confidence;
@@ -27,8 +28,8 @@ pub fn refusal_message(site: &SiteName) -> String {
 pub const REFUSAL_SUGGESTION: &str = "Try rephrasing your question or asking about a different topic.";
 pub const EMPTY_ANSWER_MESSAGE: &str = "I couldn't generate a response. Please try again.";
 /// Request bodies stay under this: the reference proxy's default cap is 32 KiB, and without
-/// history the largest prompt (a 5000-character selection, five 2000-character sections)
-/// is about 17 KB.
+/// history the largest prompt (a 5000-character selection, the largest context budget) is
+/// about 28 KB of English text.
 pub const MAX_REQUEST_BYTES: usize = 30_000;
 pub const SLOW_MESSAGE: &str = "Response is taking longer than expected…";
 
@@ -223,8 +224,17 @@ pub fn plan(ask: &Ask, retrieval: &Retrieval, history: &[&Message], config: &Cha
         Some(_) => (Confidence::High, retrieved_confidence != Confidence::None && !config.selection_only),
         None => (retrieved_confidence, true),
     };
-    let mut numbered = if usable { number_sources(&retrieval.chunks, site) } else { Vec::new() };
-    // What following each citation highlights on its page.
+    // What the LLM reads: the candidates' best passages for the question (and the selection).
+    let mut numbered = if usable {
+        let matched = match selection {
+            Some(selection) => query::selected_mode_query(&ask.question, selection),
+            None => ask.question.clone(),
+        };
+        pack_context(&matched, &retrieval.chunks, site, config.context_tokens as usize)
+    } else {
+        Vec::new()
+    };
+    // What following each citation highlights on its page: from the passages the LLM read.
     for source in &mut numbered {
         source.reference.passage = passage(&ask.question, &source.text, None);
     }
@@ -257,6 +267,7 @@ pub fn plan(ask: &Ask, retrieval: &Retrieval, history: &[&Message], config: &Cha
     }
     let excerpts = extractive_answer(&ask.question, selection, &readable, &name);
     if config.endpoint.is_none() {
+        let sources = shown_sources(&excerpts, &sources);
         return Plan::Extract { answer: excerpts, sources, confidence };
     }
     // The oldest history goes first when the request would outgrow what proxies accept.
@@ -280,15 +291,12 @@ pub fn notes_for(retrieval: &Retrieval, site: &SiteOrigins) -> Vec<AnswerNote> {
 }
 
 /// The stored answer for the LLM's `text`: the fixed fallback (docs/DESIGN.md §3.3) when empty; the sources it
-/// cites when it cites any (keeping their numbers), else all of them.
+/// cites when it cites any (keeping their numbers), else the first few ([`shown_sources`]).
 pub fn finish_answer(text: &str, sources: &[SourceReference]) -> (String, Vec<SourceReference>) {
     if text.trim().is_empty() {
         return (EMPTY_ANSWER_MESSAGE.to_string(), Vec::new());
     }
-    let cited: Vec<SourceReference> =
-        sources.iter().filter(|s| text.contains(&format!("[{}]", s.n))).cloned().collect();
-    let sources = if cited.is_empty() { sources.to_vec() } else { cited };
-    (text.trim_end().to_string(), sources)
+    (text.trim_end().to_string(), shown_sources(text, sources))
 }
 
 #[cfg(test)]
@@ -394,6 +402,31 @@ mod tests {
         // system + the newest history that fits + the question; the newest message is kept.
         assert!(turns.len() > 2 && turns.len() < 12, "{}", turns.len());
         assert_eq!(turns[turns.len() - 2].role, "assistant");
+    }
+
+    #[test]
+    fn the_largest_context_with_the_longest_question_and_selection_fits_a_request() {
+        let site = SiteOrigins::default();
+        let text = "Nodes discover each other over DDS and exchange messages on topics. ".repeat(60);
+        let chunks: Vec<RetrievedChunk> =
+            (0..20).map(|i| chunk(&format!("s{i}"), &format!("/s{i}"), &text, 0.5)).collect();
+        let retrieval = Retrieval { confidence: Some(Confidence::High), chunks, ..Retrieval::default() };
+        let config =
+            ChatConfig { context_tokens: super::super::context::CONTEXT_TOKENS_RANGE.1, k: 20, ..with_endpoint() };
+        let ask = Ask {
+            question: "Why do nodes discover each other? ".repeat(29),
+            mode: Mode::Selected,
+            selection: Some("The selected passage about discovery. ".repeat(131)),
+            persona: Persona::AiResearcher,
+            // The longest page a question can name (PageContext::cleaned cuts longer ones).
+            page: PageContext { url: format!("/docs/{}", "p".repeat(600)), title: "T".repeat(300), only: false }
+                .cleaned(),
+        };
+        let Plan::Generate { turns, .. } = plan(&ask, &retrieval, &[], &config, &site) else {
+            panic!("expected Generate")
+        };
+        let body = request_body(&config, &turns).len();
+        assert!(body <= MAX_REQUEST_BYTES && body > MAX_REQUEST_BYTES * 2 / 3, "{body}");
     }
 
     #[test]

@@ -1,10 +1,11 @@
-//! What the answer cites: the retrieved sections, numbered [1]…[5] in the order retrieval
+//! What the answer cites: the retrieved sections, numbered [1], [2]… in the order retrieval
 //! ranked them, each once (the parts of one long section share one number), and only if
-//! their URL belongs to this site (docs/DESIGN.md §3.4).
+//! their URL belongs to this site (docs/DESIGN.md §3.4). What the LLM reads of them is
+//! `context.rs`'s; which of them the reader is shown is [`shown_sources`].
 
 use serde::{Deserialize, Serialize};
 
-/// At most this many sources per answer (docs/DESIGN.md §2.4).
+/// An answer that cites nothing shows this many sources, the best first (docs/DESIGN.md §2.4).
 pub const MAX_SOURCES: usize = 5;
 
 /// A retrieved chunk as the retrieval API returns it (docs/DESIGN.md §2.3; fields
@@ -25,6 +26,21 @@ pub struct RetrievedChunk {
     #[serde(default)]
     pub text: Option<String>,
     pub score: f32,
+    /// Short sections merged into the chunk, each with its own link (the bundle's
+    /// `SectionPart`s, as the retrieval API passes the chunk's metadata).
+    #[serde(default)]
+    pub parts: Vec<RetrievedPart>,
+}
+
+/// A short section merged into a retrieved chunk: its own link and heading, and where its
+/// text lies in the chunk's text (byte offsets).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+pub struct RetrievedPart {
+    pub url: String,
+    #[serde(default)]
+    pub heading_path: Vec<String>,
+    pub start: usize,
+    pub end: usize,
 }
 
 /// A numbered source of an answer: `[n]` in the answer's text cites it. Only this site's URLs
@@ -140,8 +156,20 @@ pub fn number_sources(chunks: &[RetrievedChunk], site: &SiteOrigins) -> Vec<Numb
     sources
 }
 
+/// The sources an answer shows: those its `text` cites (keeping their numbers), or the first
+/// [`MAX_SOURCES`] when it cites none.
+pub fn shown_sources(text: &str, sources: &[SourceReference]) -> Vec<SourceReference> {
+    let cited: Vec<SourceReference> =
+        sources.iter().filter(|s| text.contains(&format!("[{}]", s.n))).cloned().collect();
+    if cited.is_empty() {
+        sources.iter().take(MAX_SOURCES).cloned().collect()
+    } else {
+        cited
+    }
+}
+
 /// `chapter › section`, or `chapter` when the section is the page itself.
-fn source_title(chapter: &str, section: &str) -> String {
+pub(super) fn source_title(chapter: &str, section: &str) -> String {
     if section.is_empty() || section == chapter {
         chapter.to_string()
     } else {
@@ -163,6 +191,7 @@ pub(crate) mod tests {
             module: "Module".into(),
             text: Some(text.into()),
             score,
+            parts: Vec::new(),
         }
     }
 

@@ -7,17 +7,23 @@
 //! that ends before `[DONE]` (or a final `finish_reason`), an unreadable event or an error
 //! event is an `LLM_BAD_RESPONSE`: a `Failed` step after the tokens that came before it (in
 //! the same bytes too), and nothing after it.
+//!
+//! The text goes through the refusal marker's filter (`marker.rs`): an answer that is the
+//! marker ends as a `Refused` step, and nothing after it is read.
 
 use super::error::ChatError;
+use super::marker::{Filtered, MarkerFilter};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum StreamStep {
     Token(String),
     Done,
     Failed(ChatError),
+    /// The LLM answered that the context does not hold the answer (`marker::NOT_IN_CONTEXT`).
+    Refused,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct CompletionStream {
     /// Bytes of the line being received.
     line: Vec<u8>,
@@ -31,6 +37,23 @@ pub struct CompletionStream {
     finished: bool,
     done: bool,
     failed: bool,
+    marker: MarkerFilter,
+}
+
+impl Default for CompletionStream {
+    fn default() -> Self {
+        CompletionStream {
+            line: Vec::new(),
+            data: None,
+            after_cr: false,
+            whole_json: None,
+            started: false,
+            finished: false,
+            done: false,
+            failed: false,
+            marker: MarkerFilter::new(),
+        }
+    }
 }
 
 impl CompletionStream {
@@ -47,8 +70,7 @@ impl CompletionStream {
     pub fn feed(&mut self, bytes: &[u8]) -> Vec<StreamStep> {
         let mut steps = Vec::new();
         if let Err(error) = self.read(bytes, &mut steps) {
-            self.failed = true;
-            steps.push(StreamStep::Failed(error));
+            self.fail(error, &mut steps);
         }
         steps
     }
@@ -57,10 +79,43 @@ impl CompletionStream {
     pub fn finish(&mut self) -> Vec<StreamStep> {
         let mut steps = Vec::new();
         if let Err(error) = self.read_end(&mut steps) {
-            self.failed = true;
-            steps.push(StreamStep::Failed(error));
+            self.fail(error, &mut steps);
         }
         steps
+    }
+
+    /// The text held back by the marker's filter goes out before the failure.
+    fn fail(&mut self, error: ChatError, steps: &mut Vec<StreamStep>) {
+        self.failed = true;
+        let held = self.marker.finish();
+        if !held.is_empty() {
+            steps.push(StreamStep::Token(held));
+        }
+        steps.push(StreamStep::Failed(error));
+    }
+
+    /// A piece of the answer's text, through the marker's filter.
+    fn text(&mut self, content: &str, steps: &mut Vec<StreamStep>) {
+        match self.marker.push(content) {
+            Filtered::Text(text) if !text.is_empty() => steps.push(StreamStep::Token(text)),
+            Filtered::Text(_) => {}
+            Filtered::Refused => {
+                // Nothing after the refusal is read.
+                self.finished = true;
+                self.done = true;
+                steps.push(StreamStep::Refused);
+            }
+        }
+    }
+
+    /// The answer is complete: the held-back text, then `Done`.
+    fn complete(&mut self, steps: &mut Vec<StreamStep>) {
+        self.done = true;
+        let held = self.marker.finish();
+        if !held.is_empty() {
+            steps.push(StreamStep::Token(held));
+        }
+        steps.push(StreamStep::Done);
     }
 
     fn read(&mut self, bytes: &[u8], steps: &mut Vec<StreamStep>) -> Result<(), ChatError> {
@@ -99,9 +154,11 @@ impl CompletionStream {
         }
         self.finished = true;
         if let Some(json) = self.whole_json.take() {
-            steps.push(StreamStep::Token(whole_completion(&json)?));
-            steps.push(StreamStep::Done);
-            self.done = true;
+            let text = whole_completion(&json)?;
+            self.text(&text, steps);
+            if !self.marker.refused() {
+                self.complete(steps);
+            }
             return Ok(());
         }
         if !self.line.is_empty() {
@@ -144,8 +201,7 @@ impl CompletionStream {
             return Ok(()); // anything after the end is ignored
         }
         if data.trim() == "[DONE]" {
-            self.done = true;
-            steps.push(StreamStep::Done);
+            self.complete(steps);
             return Ok(());
         }
         let chunk: serde_json::Value = serde_json::from_str(&data).map_err(|_| malformed("an event is not JSON"))?;
@@ -159,13 +215,15 @@ impl CompletionStream {
         let Some(choice) = chunk.get("choices").and_then(|c| c.get(0)) else { return Ok(()) };
         let content = choice.pointer("/delta/content").or_else(|| choice.get("text")).and_then(|c| c.as_str());
         if let Some(content) = content.filter(|c| !c.is_empty()) {
-            steps.push(StreamStep::Token(content.to_string()));
+            self.text(content, steps);
+            if self.marker.refused() {
+                return Ok(());
+            }
         }
         if choice.get("finish_reason").is_some_and(|r| !r.is_null()) {
             // The answer is complete; `[DONE]` normally follows, but a server that closes
             // here has not cut anything.
-            self.done = true;
-            steps.push(StreamStep::Done);
+            self.complete(steps);
         }
         Ok(())
     }
@@ -211,6 +269,7 @@ mod tests {
                 StreamStep::Token(t) => text.push_str(&t),
                 StreamStep::Done => outcome = Ok(true),
                 StreamStep::Failed(e) => outcome = Err(e),
+                StreamStep::Refused => text.push_str("<refused>"),
             }
         }
         (text, outcome)
@@ -274,6 +333,31 @@ mod tests {
         let body =
             "event: message\nid: 1\ndata: {\"choices\":[{\"delta\":\ndata: {\"content\":\"x\"}}]}\n\ndata:[DONE]\n\n";
         assert_eq!(read(body.as_bytes(), 3), Ok(("x".into(), true)));
+    }
+
+    #[test]
+    fn the_refusal_marker_is_a_refused_step_wherever_the_stream_splits_it() {
+        let refusal = format!(
+            "{}{}{}{}data: [DONE]\n\n",
+            chunk("NOT_"),
+            chunk("IN_CON"),
+            chunk("TEXT\nThe context"),
+            chunk(" lacks it.")
+        );
+        for size in [1, 2, 5, 13, refusal.len()] {
+            let (text, outcome) = read_partial(refusal.as_bytes(), size);
+            assert_eq!((text.as_str(), outcome), ("<refused>", Ok(false)), "{size}");
+        }
+        // An answer that only starts like the marker is the answer, held-back text included.
+        let answer = format!("{}{}data: [DONE]\n\n", chunk("NOT"), chunk(" in scope: nodes [1]."));
+        assert_eq!(read(answer.as_bytes(), 3), Ok(("NOT in scope: nodes [1].".into(), true)));
+        let short = format!("{}data: [DONE]\n\n", chunk("NOT_IN"));
+        assert_eq!(read(short.as_bytes(), 4), Ok(("NOT_IN".into(), true)));
+        // Held-back text is kept before a failure too.
+        let cut = chunk("NOT_IN");
+        assert_eq!(read_partial(cut.as_bytes(), 4).0, "NOT_IN");
+        let whole = r#"{"choices":[{"message":{"role":"assistant","content":"NOT_IN_CONTEXT"}}]}"#;
+        assert_eq!(read_partial(whole.as_bytes(), 7), ("<refused>".to_string(), Ok(false)));
     }
 
     #[test]

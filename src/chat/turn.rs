@@ -11,9 +11,11 @@ use super::degraded::AnswerNote;
 use super::error::ChatError;
 use super::events::{ChatEvent, NoticeCode, Status};
 use super::outcome::{Conclusion, Outcome};
-use super::plan::{finish_answer, notes_for, plan, Ask, Plan, Retrieval, RetrievalFailure, SLOW_MESSAGE};
+use super::plan::{
+    finish_answer, notes_for, plan, refusal_message, Ask, Plan, Retrieval, RetrievalFailure, SLOW_MESSAGE,
+};
 use super::prompt::ChatTurn;
-use super::sources::{SiteOrigins, SourceReference};
+use super::sources::{shown_sources, SiteOrigins, SourceReference};
 use crate::query::Mode;
 use crate::search::Confidence;
 
@@ -66,6 +68,8 @@ pub struct Turn {
     confidence: Confidence,
     sources: Vec<SourceReference>,
     excerpts: String,
+    /// The answer when the LLM says the context does not hold one (naming the site).
+    refusal: String,
     text: String,
     /// Said under the answer: it rests on part of what retrieval should have given.
     notes: Vec<AnswerNote>,
@@ -103,6 +107,7 @@ impl Turn {
             confidence: Confidence::None,
             sources: Vec::new(),
             excerpts: String::new(),
+            refusal: String::new(),
             text: String::new(),
             notes: Vec::new(),
             outbox: Vec::new(),
@@ -241,6 +246,7 @@ impl Turn {
                 self.sources = sources;
                 self.confidence = confidence;
                 self.excerpts = excerpts;
+                self.refusal = refusal_message(&config.site_name());
                 Ok(Next::Generate(turns))
             }
         }
@@ -261,6 +267,17 @@ impl Turn {
         self.conclude_stream("generated")?;
         let (text, sources) = finish_answer(&self.text, &self.sources);
         Ok(Outcome::Generated { text, sources, confidence: self.confidence, retrieved: self.retrieved })
+    }
+
+    /// The LLM answered that the context does not hold the answer (its refusal marker): the
+    /// refusal, as when retrieval finds nothing, with no source.
+    pub fn refused(&mut self) -> Result<Outcome, TurnError> {
+        self.conclude_stream("refused")?;
+        Ok(Outcome::Refused {
+            text: std::mem::take(&mut self.refusal),
+            confidence: Confidence::None,
+            retrieved: self.retrieved,
+        })
     }
 
     /// The reader stopped the stream: what arrived stays as the answer.
@@ -286,8 +303,8 @@ impl Turn {
         self.token(&excerpts)?;
         self.phase = Phase::Concluding;
         Ok(Outcome::Extracted {
+            sources: shown_sources(&excerpts, &self.sources),
             text: excerpts,
-            sources: std::mem::take(&mut self.sources),
             confidence: self.confidence,
             retrieved: self.retrieved,
             unreachable: Some(error),
@@ -323,8 +340,8 @@ impl Turn {
     fn stopped_now(&mut self) -> Outcome {
         self.phase = Phase::Concluding;
         Outcome::Stopped {
+            sources: shown_sources(&self.text, &self.sources),
             text: std::mem::take(&mut self.text),
-            sources: std::mem::take(&mut self.sources),
             confidence: self.confidence,
             retrieved: self.retrieved,
         }
@@ -333,8 +350,8 @@ impl Turn {
     fn outcome_failed(&mut self, error: ChatError) -> Outcome {
         Outcome::Failed {
             error,
+            sources: shown_sources(&self.text, &self.sources),
             text: std::mem::take(&mut self.text),
-            sources: std::mem::take(&mut self.sources),
             confidence: self.confidence,
             retrieved: self.retrieved,
         }
@@ -422,6 +439,20 @@ mod tests {
         assert_eq!(response["message"]["id"], "id-2");
         assert_eq!(response["message"]["content"], "Through DDS [1].");
         assert!(response.get("suggestion").is_none());
+    }
+
+    #[test]
+    fn the_llms_refusal_marker_ends_the_turn_as_the_refusal() {
+        let mut turn = generating();
+        let outcome = turn.refused().unwrap();
+        let (event, conclusion) = end(&mut turn, outcome);
+        let response = &value(&event)["response"];
+        assert_eq!((response["kind"].as_str(), response["confidence"].as_str()), (Some("refusal"), Some("none")));
+        assert_eq!(response["answer"], "I couldn't find information about this topic on this site.");
+        assert_eq!(response["sources"].as_array().map(Vec::len), Some(0));
+        assert!(response["suggestion"].is_string());
+        assert_eq!(conclusion.message().kind, Some(AnswerKind::Refusal));
+        assert!(turn.refused().is_err(), "once only");
     }
 
     #[test]

@@ -335,6 +335,7 @@ async fn run(
     }
     let outcome = match end {
         StreamEnd::Done => turn.generated(),
+        StreamEnd::Refused => turn.refused(),
         StreamEnd::Stopped => turn.stopped(),
         StreamEnd::Unreachable(error) => turn.unreachable(error),
         StreamEnd::Failed(error) => turn.failed(error),

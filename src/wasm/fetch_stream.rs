@@ -33,6 +33,8 @@ pub struct Request<'a> {
 /// How a stream ended.
 pub enum StreamEnd {
     Done,
+    /// The LLM answered with the refusal marker: the context does not hold the answer.
+    Refused,
     /// The reader stopped it (the abort came from `stop`).
     Stopped,
     /// No HTTP response at all: the endpoint is unreachable.
@@ -133,6 +135,7 @@ fn deliver(steps: Vec<StreamStep>, clock: &mut Clock, listener: &mut dyn Listene
                 listener.token(&text);
             }
             StreamStep::Done => end = Some(StreamEnd::Done),
+            StreamStep::Refused => end = Some(StreamEnd::Refused),
             StreamStep::Failed(error) => end = Some(StreamEnd::Failed(error)),
         }
     }

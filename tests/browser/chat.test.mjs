@@ -78,6 +78,30 @@ async function run(t, session, pageOptions) {
 const types = (events) => events.map((e) => e.type);
 const tokens = (events) => events.filter((e) => e.type === "token").map((e) => e.content).join("");
 
+test("the LLM's refusal marker, split across stream chunks: a refusal with no token of it; an answer that only starts alike is kept", async (t) => {
+  const refusing = await startLlmServer({ canned: "NOT_IN_CONTEXT\nNothing here.", tokenDelayMs: 5, tokenChars: 2 });
+  const alike = await startLlmServer({ canned: "NOT in the docs themselves, but nodes use DDS [1].", tokenDelayMs: 5, tokenChars: 2 });
+  t.after(() => Promise.all([refusing.close(), alike.close()]));
+  const { results, conversation } = await run(t, {
+    chat: { endpoint: refusing.endpoint },
+    steps: [{ ask: { question: QUESTION } }],
+  });
+  const { response, events, error } = results[0];
+  assert.equal(error, undefined, JSON.stringify(error));
+  assert.deepEqual(types(events), ["status", "status", "sources", "done"], "no token: the marker was never passed on");
+  assert.equal(response.kind, "refusal");
+  assert.equal(response.confidence, "none");
+  assert.match(response.answer, /^I couldn't find information about this topic/);
+  assert.deepEqual(response.sources, []);
+  assert.ok(response.suggestion);
+  assert.equal(conversation.messages.at(-1).kind, "refusal");
+  assert.equal(refusing.requests().length, 1);
+
+  const kept = await run(t, { chat: { endpoint: alike.endpoint }, steps: [{ ask: { question: QUESTION } }] });
+  assert.equal(kept.results[0].response.kind, "llm");
+  assert.equal(tokens(kept.results[0].events), "NOT in the docs themselves, but nodes use DDS [1].");
+});
+
 test("streams an answer whose [n] citations map to this site's sources", async (t) => {
   llm.reset();
   const { results, conversation } = await run(t, {

@@ -91,6 +91,43 @@ test("an off-topic question is refused without calling the LLM", async (t) => {
   await screenshot(page, "05-refusal");
 });
 
+test("the LLM says the context lacks the answer: GENERATING → REFUSED, the marker never shown", async (t) => {
+  // The marker streamed three characters at a time, so it arrives split across chunks.
+  const refusing = await startLlmServer({ canned: "NOT_IN_CONTEXT\nThe context is about other topics.", tokenDelayMs: 20, tokenChars: 3 });
+  t.after(() => refusing.close());
+  for (const [name, options] of [
+    ["light", {}],
+    ["dark", { colorScheme: "dark" }],
+    ["mobile", { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }],
+  ]) {
+    const { page } = await newPage(t, env, options);
+    env.site.setUpstream(refusing.url);
+    refusing.reset();
+    await openDocs(page, env);
+    await openPanel(page);
+    // Every piece of text the live answer ever showed, while it streamed.
+    await page.evaluate(() => {
+      window.__shown = [];
+      new MutationObserver(() => {
+        const live = document.querySelector('.lectern-message--assistant[aria-busy="true"]');
+        if (live) window.__shown.push(live.innerText);
+      }).observe(document.querySelector(".lectern-panel"), { subtree: true, childList: true, characterData: true });
+    });
+    await ask(page, QUESTION);
+    const answer = page.locator(".lectern-message--assistant").last();
+    assert.ok((await answer.getAttribute("class")).includes("lectern-message--refusal"), name);
+    assert.equal(await answer.locator(".lectern-label--refusal").count(), 1, "labelled as not in this site");
+    const text = await answer.innerText();
+    assert.ok(text.includes(REFUSAL), text);
+    assert.equal(await answer.locator(".lectern-sources").count(), 0, "a refusal lists no source");
+    const shown = await page.evaluate(() => window.__shown.join("\n"));
+    assert.ok(!/NOT_|_IN_|CONTEXT|other topics/.test(text + shown), `the marker (or what followed it) was shown: ${text} | ${shown}`);
+    assert.equal(refusing.requests().length, 1, "the LLM was asked (the refusal is its answer, not retrieval's)");
+    assert.match(refusing.requests()[0].body.messages[0].content, /reply with the single line NOT_IN_CONTEXT/);
+    await screenshot(page, `05b-llm-refusal-${name}`);
+  }
+});
+
 test("stop keeps the partial answer, and retry asks again", async (t) => {
   const { page } = await newPage(t, env);
   await openDocs(page, env);

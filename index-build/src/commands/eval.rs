@@ -86,6 +86,12 @@ struct Tuning {
     /// neighbours of words the site never uses (what the search box asks; questions do not).
     #[arg(long)]
     expand_words: bool,
+    /// The chat's context: results packed (default: the chat's `k`)...
+    #[arg(long)]
+    context_k: Option<usize>,
+    /// ...into this many tokens (default: the chat's `contextTokens`).
+    #[arg(long)]
+    context_tokens: Option<usize>,
 }
 
 fn parse_page_boost(text: &str) -> Result<PageBoost, String> {
@@ -117,6 +123,12 @@ struct Report {
     target: String,
     chunks: usize,
     k: usize,
+    /// The context the LLM reads: results packed, and their budget in tokens.
+    context_k: usize,
+    context_tokens: usize,
+    /// Characters per WordPiece token of the chunks' texts (those the model does not cut):
+    /// what `chat::CHARS_PER_TOKEN` is measured from.
+    chars_per_token: f64,
     summaries: Vec<Row>,
     outcomes: Vec<ModeOutcome>,
 }
@@ -186,6 +198,8 @@ pub fn run(args: EvalArgs) -> CommandResult {
         turns: t.follow_up_turns.unwrap_or(follow.turns),
         context_weight: t.follow_up_context_weight.unwrap_or(follow.context_weight),
     };
+    evaluator.context_k = t.context_k.unwrap_or(evaluator.context_k);
+    evaluator.context_tokens = t.context_tokens.unwrap_or(evaluator.context_tokens);
     let weight = evaluator.follow_up.context_weight;
     if !weight.is_finite() || weight < 0.0 {
         return Err(format!("--follow-up-context-weight must be ≥ 0, not {weight}").into());
@@ -237,6 +251,9 @@ pub fn run(args: EvalArgs) -> CommandResult {
         target: args.target.display().to_string(),
         chunks: search.chunks().len(),
         k: args.k,
+        context_k: evaluator.context_k,
+        context_tokens: evaluator.context_tokens,
+        chars_per_token: chars_per_token(&texts, &embedder)?,
         summaries,
         outcomes,
     };
@@ -259,6 +276,19 @@ pub fn run(args: EvalArgs) -> CommandResult {
         eprintln!("eval: quality gate passed ({} requirements)", requirements.len());
     }
     Ok(())
+}
+
+/// Characters per word piece over `texts` short enough not to be cut by the model.
+fn chars_per_token(texts: &[String], embedder: &Embedder) -> Result<f64, Box<dyn std::error::Error>> {
+    let (mut chars, mut pieces) = (0usize, 0usize);
+    for text in texts {
+        let n = embedder.token_count(text)?.saturating_sub(2); // without [CLS] and [SEP]
+        if n > 0 && n < 500 {
+            chars += text.chars().count();
+            pieces += n;
+        }
+    }
+    Ok(chars as f64 / pieces.max(1) as f64)
 }
 
 /// The bundle to evaluate: `target` itself, or a fresh build of the site `target` in the
@@ -293,9 +323,12 @@ fn cache_dir() -> PathBuf {
 
 fn print_report(report: &Report) {
     let k = report.k;
-    println!("{} ({} chunks), k = {k}", report.target, report.chunks);
     println!(
-        "{:<8} {:<8} {:>4} {:>6} {:>6} {:>6} {:>6} {:>6} {:>8} {:>7}  {:>10} {:>10} {:>9} {:>10} {:>10} {:>6}",
+        "{} ({} chunks), k = {k}; context: {} results packed into {} tokens ({:.2} characters per word piece)",
+        report.target, report.chunks, report.context_k, report.context_tokens, report.chars_per_token
+    );
+    println!(
+        "{:<8} {:<8} {:>4} {:>6} {:>6} {:>6} {:>6} {:>6} {:>8} {:>7} {:>6}  {:>10} {:>10} {:>9} {:>10} {:>10} {:>6}",
         "split",
         "mode",
         "n",
@@ -306,6 +339,7 @@ fn print_report(report: &Report) {
         "MRR",
         "nDCG@10",
         "context",
+        "top5",
         "selection",
         "elsewhere",
         "false ref",
@@ -316,7 +350,7 @@ fn print_report(report: &Report) {
     for row in &report.summaries {
         let s = &row.summary;
         println!(
-            "{:<8} {:<8} {:>4} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>8.3} {:>7.3}  {:>10} {:>10} {:>9} {:>10} {:>10} {:>6}",
+            "{:<8} {:<8} {:>4} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>8.3} {:>7.3} {:>6.3}  {:>10} {:>10} {:>9} {:>10} {:>10} {:>6}",
             row.split,
             format!("{:?}", row.mode).to_lowercase(),
             s.answerable,
@@ -327,6 +361,7 @@ fn print_report(report: &Report) {
             s.mrr,
             s.ndcg_at_10,
             s.context_recall,
+            s.context_recall_top5,
             format!("{}/{}", s.selection_hits, s.selection),
             format!("{}/{}", s.selection_elsewhere_hits, s.selection_elsewhere),
             format!("{}/{}", s.false_refusals, s.answerable),
@@ -335,7 +370,7 @@ fn print_report(report: &Report) {
             s.refusal_auc.map_or("-".into(), |a| format!("{a:.3}")),
         );
     }
-    println!("(selection: answer in the top {k} or the selection itself; elsewhere: answer outside the selection, in the top {k}; ref = refused; context: answer in what the LLM reads; AUC: confidence score, answerable vs near-miss)");
+    println!("(selection: answer in the top {k} or the selection itself; elsewhere: answer outside the selection, in the top {k}; ref = refused; context: answer in what the LLM reads, passages packed; top5: in the first five sections, whole; AUC: confidence score, answerable vs near-miss)");
     println!("follow-ups (fu) and the reliability of each confidence label:");
     println!(
         "{:<8} {:<8} {:>4} {:>6} {:>6} {:>6} {:>7} {:>8}   reliability (right first / labelled)",

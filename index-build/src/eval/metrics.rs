@@ -31,8 +31,10 @@ pub struct Outcome {
     pub confidence_score: f32,
     /// The first distinct URLs retrieved, best first.
     pub top: Vec<String>,
-    /// The section URLs of the context the LLM would read, in its order.
+    /// The section URLs of the context the LLM would read (the packed passages), in its order.
     pub context: Vec<String>,
+    /// The first five distinct sections: what the LLM read, whole, before issue 25.
+    pub context_top5: Vec<String>,
     /// What the confidence was decided from (for calibration).
     pub signals: Signals,
 }
@@ -71,6 +73,7 @@ impl Outcome {
             confidence_score: 0.0,
             top: distinct,
             context: Vec::new(),
+            context_top5: Vec::new(),
             signals: Signals::default(),
         }
     }
@@ -92,6 +95,11 @@ impl Outcome {
     /// The answering section (or an alternate) is in the context the LLM reads.
     pub fn in_context(&self) -> bool {
         self.context.iter().any(|u| self.expected.contains(u))
+    }
+
+    /// The answering section is among the first five sections (the context before issue 25).
+    pub fn in_top5(&self) -> bool {
+        self.context_top5.iter().any(|u| self.expected.contains(u))
     }
 
     /// The first source shown is an answering section (never for an unanswerable question).
@@ -125,8 +133,11 @@ pub struct Summary {
     pub hit_at_k: f64,
     pub mrr: f64,
     pub ndcg_at_10: f64,
-    /// Share of those whose answering section is in the context the LLM reads.
+    /// Share of those whose answering section is in the context the LLM reads: the passages
+    /// of the chat's `k` candidates packed to its default budget.
     pub context_recall: f64,
+    /// The same share for the first five sections, whole (the context before issue 25).
+    pub context_recall_top5: f64,
     /// Answerable questions refused (confidence `none`).
     pub false_refusals: usize,
     pub selection: usize,
@@ -165,6 +176,7 @@ struct Tally {
     rr: f64,
     dcg: f64,
     context: usize,
+    top5: usize,
 }
 
 /// The cut-offs of `Tally::hits`: 1, 3, 5, 8, 10 and the `--k` asked for.
@@ -177,6 +189,7 @@ impl Tally {
             *slot += o.hit(depth) as usize;
         }
         self.context += o.in_context() as usize;
+        self.top5 += o.in_top5() as usize;
         if let Some(r) = o.rank {
             self.rr += 1.0 / r as f64;
             if r <= 10 {
@@ -233,6 +246,7 @@ impl Summary {
         s.mrr = plain.rr / plain.n.max(1) as f64;
         s.ndcg_at_10 = plain.dcg / plain.n.max(1) as f64;
         s.context_recall = plain.share(plain.context);
+        s.context_recall_top5 = plain.share(plain.top5);
         s.follow_up = follow.n;
         s.follow_up_hit_at_1 = follow.share(follow.hits[0]);
         s.follow_up_hit_at_3 = follow.share(follow.hits[1]);

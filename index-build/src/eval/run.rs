@@ -4,14 +4,15 @@
 use super::metrics::Outcome;
 use super::questions::{selection_text, Question};
 use lectern::bundle::page_path;
+use lectern::chat::{pack_context, RetrievedChunk, RetrievedPart, SiteOrigins, DEFAULT_CONTEXT_TOKENS, DEFAULT_K};
 use lectern::embed::Embedder;
 use lectern::search::{
     follow_up_query, matched_part, Confidence, FollowUpOptions, HybridSearch, SearchMode, SearchOptions,
 };
 use std::collections::HashMap;
 
-/// Sections the chat puts in the LLM's context (`chat::DEFAULT_K`).
-const CONTEXT_SECTIONS: usize = 5;
+/// Sections the LLM read whole before issue 25 (the first five): `context_recall_top5`.
+const TOP_SECTIONS: usize = 5;
 
 /// The page each question is asked from (`lectern eval --asked-from`): the reader's page
 /// boosts its sections (`SearchOptions::page`).
@@ -38,6 +39,9 @@ pub struct Evaluator<'a> {
     pub asked_from: AskedFrom,
     /// Every page in site order, with its module.
     pages: Vec<(String, String)>,
+    /// The chat's context: candidates retrieved (`k`) and the token budget they are packed to.
+    pub context_k: usize,
+    pub context_tokens: usize,
     vectors: HashMap<String, Vec<f32>>,
 }
 
@@ -58,6 +62,8 @@ impl<'a> Evaluator<'a> {
             follow_up: FollowUpOptions::default(),
             asked_from: AskedFrom::None,
             pages,
+            context_k: DEFAULT_K as usize,
+            context_tokens: DEFAULT_CONTEXT_TOKENS as usize,
             vectors: HashMap::new(),
         }
     }
@@ -191,21 +197,52 @@ impl<'a> Evaluator<'a> {
             SearchMode::Lexical => &options.keyword_confidence,
             SearchMode::Dense | SearchMode::Hybrid => &options.semantic_confidence,
         };
-        // What the chat sends the LLM today: the top k = 5 sections, whole.
-        let mut context: Vec<String> = Vec::new();
+        // What the LLM read before: the first five sections, whole.
+        let mut top: Vec<String> = Vec::new();
         for url in &urls {
-            if context.len() == CONTEXT_SECTIONS {
+            if top.len() == TOP_SECTIONS {
                 break;
             }
-            if !context.contains(url) {
-                context.push(url.clone());
+            if !top.contains(url) {
+                top.push(url.clone());
             }
         }
+        // What the chat sends it now: the first `k` results' best passages, packed (the same
+        // function, on the chunks as the retrieval API gives them).
+        let retrieved: Vec<RetrievedChunk> =
+            results.hits.iter().take(self.context_k).filter_map(|h| self.retrieved(h.index, h.score)).collect();
+        let origins: Vec<&str> = retrieved.iter().map(|c| c.url.as_str()).collect();
+        let packed = pack_context(&query, &retrieved, &SiteOrigins::new(&origins), self.context_tokens);
+        let context = packed.into_iter().map(|s| s.reference.url).collect();
         let mut outcome = Outcome::new(q, urls, results.confidence == Confidence::None, confidence, selection_of);
         outcome.confidence_score = rule.score(&results.signals);
         outcome.signals = results.signals;
         outcome.context = context;
+        outcome.context_top5 = top;
         Ok(outcome)
+    }
+
+    /// Chunk `index` as the retrieval API hands it to the chat.
+    fn retrieved(&self, index: u32, score: f32) -> Option<RetrievedChunk> {
+        let chunk = self.search.chunk(index)?;
+        Some(RetrievedChunk {
+            chunk_id: chunk.chunk_id.clone(),
+            url: chunk.url.clone(),
+            heading_path: chunk.heading_path.clone(),
+            chapter_title: chunk.chapter_title.clone(),
+            section_title: chunk.section_title.clone(),
+            module: chunk.module.clone(),
+            text: self.texts.get(index as usize).cloned(),
+            score,
+            parts: (chunk.parts.iter())
+                .map(|p| RetrievedPart {
+                    url: p.url.clone(),
+                    heading_path: p.heading_path.clone(),
+                    start: p.start,
+                    end: p.end,
+                })
+                .collect(),
+        })
     }
 
     /// The embedding of `text` (computed once per text).

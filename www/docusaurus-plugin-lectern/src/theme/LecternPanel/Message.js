@@ -268,8 +268,10 @@ function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, link
       {!streaming && pending && message.status !== 'error' && <p className="lectern-note">{offlinePending}</p>}
       {!streaming && degraded && <Details error={message.error} />}
       {message.status === 'stopped' && <p className="lectern-muted lectern-small">{format.stopNotice(Boolean(message.content))}</p>}
-      {/* An answer that failed before any text has nothing to cite. */}
-      {!refusal && message.content && <Sources sources={message.sources} onNavigate={onNavigate} onCite={onCite} />}
+      {/* An answer that failed before any text has nothing to cite. While it streams, every
+          numbered source is there to link its citations; once done, the core has kept those it
+          cites (or the first few), and those are listed. */}
+      {!refusal && !streaming && message.content && <Sources sources={message.sources} onNavigate={onNavigate} onCite={onCite} />}
       {!streaming && message.content && (
         <div className="lectern-meta">
           <Confidence level={message.confidence} />

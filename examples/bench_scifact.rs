@@ -116,7 +116,7 @@ fn main() -> BoxResult<()> {
     let product_search = |dense: DenseIndex| -> BoxResult<HybridSearch> {
         let metas = docs.iter().enumerate().map(|(i, (id, _))| dummy_meta(id, i)).collect::<Vec<ChunkMeta>>();
         let mut search = HybridSearch::new(metas, lexical.clone())?;
-        search.attach_dense(dense)?;
+        search.attach_dense(lectern::dense::AnyDenseIndex::Whole(dense))?;
         Ok(search)
     };
     let search = product_search(DenseIndex::from_embeddings(&embeddings, &DenseIndexConfig::default())?)?;

@@ -5,7 +5,7 @@
 
 use lectern::bundle::{
     load_dir, load_with, write_bundle, write_dir, BundleChunk, BundleError, BundleInput, BundleOutput, BundleReader,
-    ChunkMeta, Manifest, SiteInfo, FORMAT_VERSION, MANIFEST_FILE,
+    ChunkMeta, DenseLayout, DenseParts, Manifest, SiteInfo, FORMAT_VERSION, MANIFEST_FILE, OLDEST_FORMAT_VERSION,
 };
 use lectern::dense::DenseIndexConfig;
 use lectern::lexical::IndexOptions;
@@ -48,6 +48,10 @@ fn chunks(n: usize) -> Vec<BundleChunk> {
 }
 
 fn bundle(n: usize) -> BundleOutput {
+    bundle_laid_out(n, DenseParts::default())
+}
+
+fn bundle_laid_out(n: usize, dense_parts: DenseParts) -> BundleOutput {
     let chunks = chunks(n);
     write_bundle(BundleInput {
         chunks: &chunks,
@@ -60,6 +64,7 @@ fn bundle(n: usize) -> BundleOutput {
         term_shard_bytes: 64,
         lexical: IndexOptions::default(),
         dense: DenseIndexConfig::default(),
+        dense_parts,
     })
     .expect("writes")
 }
@@ -126,6 +131,33 @@ fn wrong_version_or_format_is_refused() {
     assert!(matches!(load_dir(&dir), Err(BundleError::ManifestInvalid(_))));
     std::fs::write(dir.join(MANIFEST_FILE), b"{ not json").unwrap();
     assert!(matches!(load_dir(&dir), Err(BundleError::ManifestInvalid(_))));
+}
+
+#[test]
+fn a_dense_index_in_parts_round_trips_and_says_which_readers_can_open_it() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("bundle");
+    let output = bundle_laid_out(40, DenseParts::Always);
+    write_dir(&dir, &output).expect("writes dir");
+    assert_eq!(output.manifest.format_version, FORMAT_VERSION, "a reader of format 2 refuses it");
+    assert_eq!(bundle(40).manifest.format_version, OLDEST_FORMAT_VERSION, "one file: still format 2");
+    let loaded = load_dir(&dir).expect("loads");
+    assert_eq!(loaded.manifest.files.dense_layout, DenseLayout::Parts);
+    let mut search = HybridSearch::new(loaded.chunks, loaded.lexical).expect("consistent");
+    search.attach_dense(loaded.dense).expect("consistent");
+    let results = search.search("PID control", Some(&unit(9)), &SearchOptions { k: 5, ..Default::default() }).unwrap();
+    assert_eq!(results.mode_used, SearchMode::Hybrid);
+    assert!(results.hits.iter().any(|h| h.index == 9), "the exact vector match is found");
+
+    // A manifest that claims format 2 cannot have parts; a part damaged on disk is named.
+    rewrite_manifest(&dir, |m| m["format_version"] = OLDEST_FORMAT_VERSION.into());
+    assert!(matches!(load_dir(&dir), Err(BundleError::Inconsistent(_))));
+    rewrite_manifest(&dir, |m| m["format_version"] = FORMAT_VERSION.into());
+    let part = &output.files.iter().find(|(name, _)| name.starts_with("dense-part.")).expect("a part").0;
+    let mut bytes = std::fs::read(dir.join(part)).unwrap();
+    bytes[30] ^= 0xff;
+    std::fs::write(dir.join(part), bytes).unwrap();
+    assert!(matches!(load_dir(&dir), Err(BundleError::ChecksumMismatch { .. })));
 }
 
 #[test]

@@ -3,11 +3,13 @@
 //! their catalog pages), never the whole index — and ranks exactly as the whole index does.
 #![cfg(not(target_arch = "wasm32"))]
 
+use lectern::bundle::DenseLayout;
 use lectern::bundle::{
-    load_with, write_bundle, BundleChunk, BundleError, BundleInput, BundleOutput, ChunkMeta, SiteInfo,
+    load_with, write_bundle, BundleChunk, BundleError, BundleInput, BundleOutput, ChunkMeta, DenseParts, SiteInfo,
 };
 use lectern::dense::DenseIndexConfig;
 use lectern::lexical::{query_terms, IndexOptions};
+use lectern::search::Confidence;
 use lectern::search::{
     FollowUpOptions, HybridSearch, Part, SearchMode, SearchOptions, ShardedError, ShardedSearch, PAGES_AT_OPEN,
 };
@@ -90,6 +92,10 @@ fn bundle() -> BundleOutput {
 
 /// The same site in shards of these target sizes (small: many shards and catalog pages).
 fn bundle_with(text_shard_bytes: usize, term_shard_bytes: usize) -> BundleOutput {
+    bundle_laid_out(text_shard_bytes, term_shard_bytes, DenseParts::default())
+}
+
+fn bundle_laid_out(text_shard_bytes: usize, term_shard_bytes: usize, dense_parts: DenseParts) -> BundleOutput {
     let chunks = site();
     write_bundle(BundleInput {
         chunks: &chunks,
@@ -102,6 +108,7 @@ fn bundle_with(text_shard_bytes: usize, term_shard_bytes: usize) -> BundleOutput
         term_shard_bytes,
         lexical: IndexOptions::default(),
         dense: DenseIndexConfig::default(),
+        dense_parts,
     })
     .expect("writes")
 }
@@ -447,4 +454,124 @@ fn a_search_box_query_fetches_the_shards_of_its_expansions_and_ranks_as_the_whol
         let plain = full.search(question, None, &SearchOptions { expand_words: false, ..options.clone() }).unwrap();
         assert_ne!(plain.hits, want.hits, "{question}: the expansion found more");
     }
+}
+
+/// The site with its dense index in parts, opened as the browser opens it (manifest, chunk
+/// table, the dense index's head), and the same site's whole bundle loaded natively.
+fn opened_in_parts() -> (Served, ShardedSearch, HybridSearch) {
+    let output = bundle_laid_out(400, 48, DenseParts::Always);
+    assert_eq!(output.manifest.files.dense_layout, DenseLayout::Parts);
+    let served = Served { output, fetched: Default::default() };
+    let files = served.output.manifest.files.clone();
+    let mut sharded = ShardedSearch::new(&served.output.manifest_json()).expect("manifest");
+    sharded.attach_chunk_table(&served.get(&files.chunk_table.name)).expect("table");
+    let head = sharded.read_dense(&served.get(&files.dense.name)).expect("head");
+    sharded.search_mut().expect("ready").attach_dense(head).expect("attaches");
+
+    let whole_output = bundle_laid_out(400, 48, DenseParts::Never);
+    assert_eq!(whole_output.manifest.files.dense_layout, DenseLayout::Single);
+    let whole = load_with(|name: &str| {
+        if name == lectern::bundle::MANIFEST_FILE {
+            return Ok(whole_output.manifest_json());
+        }
+        Ok(whole_output.files.iter().find(|(n, _)| n == name).map(|(_, b)| b.clone()).unwrap_or_default())
+    })
+    .expect("loads");
+    let mut full = HybridSearch::new(whole.chunks, whole.lexical).expect("consistent");
+    full.attach_dense(whole.dense).expect("dense");
+    (served, sharded, full)
+}
+
+#[test]
+fn a_dense_index_in_parts_is_fetched_per_vector_in_three_rounds_and_ranks_as_the_whole_one() {
+    let (served, mut sharded, full) = opened_in_parts();
+    let options = SearchOptions { k: 5, mode: SearchMode::Dense, ..Default::default() };
+    let question = "gripper servo firmware";
+    fetch_all(&served, &mut sharded, |s| s.files_for_query(question, false));
+    for seed in [3, 17, 40] {
+        let vector = unit(seed);
+        assert!(sharded.search(question, Some(&vector), &options).is_err(), "waits for its parts");
+        // Round 1: catalog pages only; round 2: partitions' codes; round 3: int8 rows.
+        let mut rounds = Vec::new();
+        loop {
+            let files = sharded.files_for_vector(&vector, &options).expect("names parts");
+            if files.is_empty() {
+                break;
+            }
+            assert!(rounds.len() < 3, "at most three rounds: {rounds:?}");
+            rounds.push(files.iter().map(|f| f.part).collect::<HashSet<_>>());
+            for file in files {
+                sharded.attach(file.part, file.id, &served.get(&file.name)).expect("attaches");
+            }
+        }
+        if seed == 3 {
+            assert_eq!(rounds.len(), 3, "a cold vector: pages, codes, rows");
+            assert_eq!(rounds[0], HashSet::from([Part::DensePage]));
+            assert_eq!(rounds[1], HashSet::from([Part::Dense]));
+        }
+        let got = sharded.search(question, Some(&vector), &options).expect("searches");
+        let want = full.search(question, Some(&vector), &options).expect("searches");
+        assert_eq!(got.mode_used, SearchMode::Dense);
+        // Many vectors of this site are equal: compare the cosines, not the order of ties.
+        let cosines =
+            |r: &lectern::search::SearchResults| r.hits.iter().map(|h| h.dense.unwrap_or(-2.0)).collect::<Vec<_>>();
+        for (a, b) in cosines(&got).iter().zip(cosines(&want)) {
+            assert!((a - b).abs() < 1e-5, "{:?} against {:?}", cosines(&got), cosines(&want));
+        }
+        let hybrid = SearchOptions { mode: SearchMode::Hybrid, ..options.clone() };
+        assert_eq!(sharded.search(question, Some(&vector), &hybrid).expect("hybrid").mode_used, SearchMode::Hybrid);
+    }
+    let fetched = served.fetched.borrow();
+    let unique: HashSet<&String> = fetched.iter().collect();
+    assert_eq!(unique.len(), fetched.len(), "nothing is fetched twice");
+    assert!(served.fetched("dense-part.") < served.output.manifest.files.dense_parts.as_ref().unwrap().part_count());
+}
+
+#[test]
+fn a_fixed_version_finds_its_sections_in_parts() {
+    let (served, mut sharded, full) = opened_in_parts();
+    let options = SearchOptions { k: 5, mode: SearchMode::Dense, versions: vec!["1.0".into()], ..Default::default() };
+    let vector = unit(11);
+    fetch_all(&served, &mut sharded, |s| s.files_for_query("servo", false));
+    fetch_all(&served, &mut sharded, |s| s.files_for_vector(&vector, &options).expect("names parts"));
+    let got = sharded.search("servo", Some(&vector), &options).expect("searches");
+    let want = full.search("servo", Some(&vector), &options).expect("searches");
+    assert_eq!(got.hits.len(), 5);
+    let table = full.chunks();
+    for hit in &got.hits {
+        assert_eq!(table[hit.index as usize].version.as_deref(), Some("1.0"), "{hit:?}");
+    }
+    let cosines =
+        |r: &lectern::search::SearchResults| r.hits.iter().map(|h| h.dense.unwrap_or(-2.0)).collect::<Vec<_>>();
+    for (a, b) in cosines(&got).iter().zip(cosines(&want)) {
+        assert!((a - b).abs() < 1e-5, "{:?} against {:?}", cosines(&got), cosines(&want));
+    }
+}
+
+#[test]
+fn dense_parts_that_failed_leave_a_keyword_answer_that_says_so() {
+    let (served, mut sharded, _) = opened_in_parts();
+    let options = SearchOptions { k: 5, ..Default::default() };
+    let question = "gripper servo firmware";
+    fetch_all(&served, &mut sharded, |s| s.files_for_query(question, false));
+    let vector = unit(5);
+    let pages = sharded.files_for_vector(&vector, &options).expect("names parts");
+    // A corrupt or truncated part is refused with a coded error, never attached.
+    let page = &pages[0];
+    let mut bytes = served.get(&page.name);
+    bytes.truncate(bytes.len() / 2);
+    assert!(matches!(
+        sharded.attach(page.part, page.id, &bytes),
+        Err(ShardedError::Bundle(BundleError::WrongSize { .. }))
+    ));
+    for file in &pages {
+        sharded.mark_unavailable(file.part, file.id).expect("marks");
+    }
+    let got = sharded.search(question, Some(&vector), &options).expect("answers by keywords");
+    assert_eq!(got.mode_used, SearchMode::Lexical);
+    assert!(matches!(got.confidence, Confidence::Low | Confidence::None), "{:?}", got.confidence);
+    assert!(!got.hits.is_empty());
+    // Once the parts arrive, the answer is semantic again.
+    fetch_all(&served, &mut sharded, |s| s.files_for_vector(&vector, &options).expect("names parts"));
+    assert_eq!(sharded.search(question, Some(&vector), &options).expect("searches").mode_used, SearchMode::Hybrid);
 }

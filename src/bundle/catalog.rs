@@ -70,6 +70,13 @@ pub struct Catalog<S: Shard> {
     kind: PhantomData<S>,
 }
 
+/// An empty catalog: no page, no shard (a bundle without that kind of shard).
+impl<S: Shard> Default for Catalog<S> {
+    fn default() -> Self {
+        Catalog { pages: Vec::new(), kind: PhantomData }
+    }
+}
+
 impl<S: Shard> Catalog<S> {
     /// Lists `shards` (in key order) on pages of [`CATALOG_PAGE_SHARDS`]; `add` stores each
     /// page's bytes as a file and describes it.

@@ -133,6 +133,12 @@ impl ChunkTable {
         self.pages.get(at).filter(|r| index < r[0].saturating_add(r[1])).map(|r| r[2])
     }
 
+    /// `index`'s version as a slot number: 0 without a version, v + 1 for `versions[v]` (how
+    /// a dense index in parts says which versions a partition serves).
+    pub fn version_slot(&self, index: u32) -> u16 {
+        self.run_of(index).map_or(0, |r| u16::try_from(r[3]).unwrap_or(u16::MAX))
+    }
+
     /// The first chunk with `index`'s content (itself when it is the first).
     pub fn first_copy(&self, index: u32) -> u32 {
         let at = self.copies.partition_point(|r| r[0] <= index);

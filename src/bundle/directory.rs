@@ -2,7 +2,7 @@
 
 use super::reader::BundleReader;
 use super::{BundleError, BundleOutput, ChunkMeta, Manifest, MANIFEST_FILE};
-use crate::dense::DenseIndex;
+use crate::dense::AnyDenseIndex;
 use crate::lexical::LexicalIndex;
 use std::path::{Path, PathBuf};
 
@@ -11,13 +11,14 @@ pub struct LoadedBundle {
     pub manifest: Manifest,
     pub chunks: Vec<ChunkMeta>,
     pub lexical: LexicalIndex,
-    pub dense: DenseIndex,
+    /// Whole, or in parts with every part attached.
+    pub dense: AnyDenseIndex,
     /// Chunk texts, in chunk order.
     pub texts: Vec<String>,
 }
 
 /// Reads and verifies every file of the bundle in `dir`: all shards, assembled into the
-/// whole lexical index and every chunk's metadata and text.
+/// whole lexical index and every chunk's metadata and text, and every dense part.
 pub fn load_dir(dir: &Path) -> Result<LoadedBundle, BundleError> {
     load_with(|name: &str| {
         std::fs::read(dir.join(name))
@@ -57,7 +58,15 @@ pub fn load_with(read: impl Fn(&str) -> Result<Vec<u8>, BundleError>) -> Result<
             texts.extend(reader.text_shard(&shard, &read(&shard.text.name)?, page)?);
         }
     }
-    let dense = reader.dense(&read(&files.dense.name)?)?;
+    let mut dense = reader.dense(&read(&files.dense.name)?)?;
+    if let (Some(index), Some(catalog)) = (dense.parts_mut(), &files.dense_parts) {
+        // Part order attaches each partition's codes before its rows (the rows follow them).
+        for (page, entry) in catalog.pages().iter().enumerate() {
+            for part in catalog.read_page(page, &read(&entry.file.name)?)? {
+                reader.attach_dense_part(index, &part, &read(&part.file.name)?, page)?;
+            }
+        }
+    }
     Ok(LoadedBundle { manifest: reader.manifest().clone(), chunks, lexical, dense, texts })
 }
 

@@ -19,8 +19,14 @@ pub enum FileKind {
     TextShard,
     /// A catalog page of chunk shards (a metadata and a text shard each).
     ChunkCatalog,
-    /// int8 vectors and HNSW graph (`dense::DenseIndex`).
+    /// int8 vectors and HNSW graph (`dense::DenseIndex`): a small site's dense index, whole.
     Dense,
+    /// The head of a dense index in parts (`dense::partitioned`): centroids, fetched at open.
+    DenseHead,
+    /// One part of a dense index in parts: a partition's codes or a shard of int8 rows.
+    DensePart,
+    /// A catalog page of dense index parts.
+    DenseCatalog,
     /// The compact model's head (`embed::compact`).
     Model,
     /// Rows of the model's word table.
@@ -32,7 +38,7 @@ pub enum FileKind {
 }
 
 impl FileKind {
-    pub const ALL: [FileKind; 11] = [
+    pub const ALL: [FileKind; 14] = [
         FileKind::ChunkTable,
         FileKind::TermShard,
         FileKind::TermCatalog,
@@ -40,6 +46,9 @@ impl FileKind {
         FileKind::TextShard,
         FileKind::ChunkCatalog,
         FileKind::Dense,
+        FileKind::DenseHead,
+        FileKind::DensePart,
+        FileKind::DenseCatalog,
         FileKind::Model,
         FileKind::WordShard,
         FileKind::WordCatalog,
@@ -56,6 +65,9 @@ impl FileKind {
             FileKind::TextShard => "text",
             FileKind::ChunkCatalog => "chunk-catalog",
             FileKind::Dense => "dense",
+            FileKind::DenseHead => "dense-head",
+            FileKind::DensePart => "dense-part",
+            FileKind::DenseCatalog => "dense-catalog",
             FileKind::Model => "model",
             FileKind::WordShard => "words",
             FileKind::WordCatalog => "words-catalog",
@@ -66,13 +78,16 @@ impl FileKind {
     /// The end of the file's name, without the dot.
     pub fn extension(self) -> &'static str {
         match self {
-            FileKind::TermShard | FileKind::Dense | FileKind::WordShard => "bin",
+            FileKind::TermShard | FileKind::Dense | FileKind::DenseHead | FileKind::DensePart | FileKind::WordShard => {
+                "bin"
+            }
             FileKind::Model => "lcm",
             FileKind::ChunkTable
             | FileKind::TermCatalog
             | FileKind::MetaShard
             | FileKind::TextShard
             | FileKind::ChunkCatalog
+            | FileKind::DenseCatalog
             | FileKind::WordCatalog
             | FileKind::Tokenizer => "json",
         }
@@ -88,6 +103,9 @@ impl FileKind {
             FileKind::TextShard => "text shard",
             FileKind::ChunkCatalog => "chunk catalog page",
             FileKind::Dense => "dense index",
+            FileKind::DenseHead => "dense index head",
+            FileKind::DensePart => "dense index part",
+            FileKind::DenseCatalog => "dense catalog page",
             FileKind::Model => "model",
             FileKind::WordShard => "word-table shard",
             FileKind::WordCatalog => "word-table catalog page",
@@ -97,12 +115,15 @@ impl FileKind {
 
     /// One of many alike files that catalog pages list and a reader fetches on demand.
     pub fn is_shard(self) -> bool {
-        matches!(self, FileKind::TermShard | FileKind::MetaShard | FileKind::TextShard | FileKind::WordShard)
+        matches!(
+            self,
+            FileKind::TermShard | FileKind::MetaShard | FileKind::TextShard | FileKind::DensePart | FileKind::WordShard
+        )
     }
 
     /// A catalog page: a list of shards.
     pub fn is_catalog(self) -> bool {
-        matches!(self, FileKind::TermCatalog | FileKind::ChunkCatalog | FileKind::WordCatalog)
+        matches!(self, FileKind::TermCatalog | FileKind::ChunkCatalog | FileKind::DenseCatalog | FileKind::WordCatalog)
     }
 
     /// The content-addressed name of a file of this kind holding `bytes`.

@@ -6,14 +6,20 @@
 use super::catalog::Catalog;
 use super::error::BundleError;
 use super::file_entry::{check_name, FileEntry};
-use super::shard_entries::{ChunkShardEntry, TermShardEntry};
+use super::shard_entries::{ChunkShardEntry, DensePartEntry, TermShardEntry};
 use crate::lexical::LexicalStats;
 use serde::{Deserialize, Serialize};
 
-/// Bumped whenever a reader of the previous version could misread a new bundle.
+/// Bumped whenever a reader of the previous version could misread a new bundle. A bundle
+/// carries the oldest version that reads it, so a reader of version 2 still opens a small
+/// site's bundle and refuses, with a coded error, one it would misread.
 /// Version 2: the lexical index split into term shards and the chunk metadata into chunk
 /// shards (with the text), both listed by catalog pages.
-pub const FORMAT_VERSION: u32 = 2;
+/// Version 3: the dense index may come in parts ([`DenseLayout::Parts`]); a bundle whose dense
+/// index is one file is still written as version 2.
+pub const FORMAT_VERSION: u32 = 3;
+/// The oldest format version this reader opens.
+pub const OLDEST_FORMAT_VERSION: u32 = 2;
 pub const FORMAT_NAME: &str = "lectern-index";
 /// The manifest's fixed file name.
 pub const MANIFEST_FILE: &str = "manifest.json";
@@ -80,8 +86,47 @@ pub struct Files {
     /// chunk order: fetched per result.
     #[cfg_attr(feature = "typescript", ts(as = "Vec<super::catalog::CatalogPage<super::shard_entries::ChunkRange>>"))]
     pub chunks: Catalog<ChunkShardEntry>,
-    /// int8 vectors and HNSW graph (`dense::DenseIndex` bytes).
+    /// The dense index: with [`DenseLayout::Single`], int8 vectors and HNSW graph
+    /// (`dense::DenseIndex` bytes); with [`DenseLayout::Parts`], the head of the index in
+    /// parts (`dense::partitioned`), fetched as the single file is.
     pub dense: FileEntry,
+    /// How the dense index is stored (absent: `single`, as in format version 2).
+    #[serde(default, skip_serializing_if = "DenseLayout::is_single")]
+    pub dense_layout: DenseLayout,
+    /// With [`DenseLayout::Parts`]: catalog pages of the dense index's parts, in part order,
+    /// fetched as a question's vector needs them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "typescript",
+        ts(as = "Option<Vec<super::catalog::CatalogPage<super::shard_entries::DensePartRange>>>", optional)
+    )]
+    pub dense_parts: Option<Catalog<DensePartEntry>>,
+}
+
+/// How a bundle stores its dense index.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub enum DenseLayout {
+    /// One file, fetched whole with the model (a small site's).
+    #[default]
+    Single,
+    /// A head fetched with the model, and parts a question's vector names.
+    Parts,
+}
+
+impl DenseLayout {
+    pub fn is_single(&self) -> bool {
+        *self == DenseLayout::Single
+    }
+
+    /// The oldest format version that reads a bundle with this layout.
+    pub fn format_version(self) -> u32 {
+        match self {
+            DenseLayout::Single => OLDEST_FORMAT_VERSION,
+            DenseLayout::Parts => 3,
+        }
+    }
 }
 
 impl Manifest {
@@ -98,7 +143,7 @@ impl Manifest {
         if head.format != FORMAT_NAME {
             return Err(BundleError::ManifestInvalid(format!("format is {:?}, not {FORMAT_NAME:?}", head.format)));
         }
-        if head.format_version != FORMAT_VERSION {
+        if !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&head.format_version) {
             return Err(BundleError::WrongVersion { found: head.format_version, expected: FORMAT_VERSION });
         }
         let manifest: Manifest =
@@ -124,6 +169,7 @@ impl Manifest {
         let mut files = vec![&self.files.chunk_table, &self.files.dense];
         files.extend(self.files.terms.pages().iter().map(|p| &p.file));
         files.extend(self.files.chunks.pages().iter().map(|p| &p.file));
+        files.extend(self.files.dense_parts.iter().flat_map(|c| c.pages().iter().map(|p| &p.file)));
         files.extend(self.model.weights.iter().chain(self.model.words.iter()).chain(self.model.tokenizer.iter()));
         files
     }
@@ -132,6 +178,23 @@ impl Manifest {
         let inconsistent = |m: String| Err(BundleError::Inconsistent(m));
         self.files.chunks.check()?;
         self.files.terms.check()?;
+        match (self.files.dense_layout, &self.files.dense_parts) {
+            (DenseLayout::Single, None) => {}
+            (DenseLayout::Parts, Some(parts)) if !parts.is_empty() => parts.check()?,
+            (layout, parts) => {
+                return inconsistent(format!(
+                    "the dense layout is {layout:?} but the manifest lists {} dense catalog pages",
+                    parts.as_ref().map_or(0, Catalog::len)
+                ))
+            }
+        }
+        if self.format_version < self.files.dense_layout.format_version() {
+            return inconsistent(format!(
+                "format version {} cannot have a dense index in parts (version {} can)",
+                self.format_version,
+                self.files.dense_layout.format_version()
+            ));
+        }
         let chunks = self.files.chunks.chunk_count();
         if chunks != self.counts.chunks {
             return inconsistent(format!(

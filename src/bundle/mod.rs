@@ -2,7 +2,9 @@
 //! the others, which are content-addressed (cacheable forever; their kinds: `FileKind`): the
 //! chunk table (what ranking needs of every chunk), BM25 postings in term shards, chunk
 //! metadata and text in chunk shards (both listed by catalog pages, `Catalog`, fetched per
-//! query and per result), int8 vectors + HNSW graph, and (optionally) the model and tokenizer.
+//! query and per result), the dense index (int8 vectors + HNSW graph in one file on a small
+//! site, in parts listed by catalog pages on a large one), and (optionally) the model and
+//! tokenizer.
 
 mod catalog;
 #[cfg(test)]
@@ -30,10 +32,17 @@ pub use directory::{load_dir, load_with, write_dir, LoadedBundle};
 pub use error::BundleError;
 pub use file_entry::FileEntry;
 pub use file_kind::FileKind;
-pub use manifest::{Counts, Files, Manifest, ModelInfo, SiteInfo, FORMAT_NAME, FORMAT_VERSION, MANIFEST_FILE};
+pub use manifest::{
+    Counts, DenseLayout, Files, Manifest, ModelInfo, SiteInfo, FORMAT_NAME, FORMAT_VERSION, MANIFEST_FILE,
+    OLDEST_FORMAT_VERSION,
+};
 pub use page_key::{page_key, page_path};
 pub use reader::BundleReader;
-pub use shard_entries::{ChunkPageEntry, ChunkRange, ChunkShardEntry, TermPageEntry, TermRange, TermShardEntry};
+pub use shard_entries::{
+    ChunkPageEntry, ChunkRange, ChunkShardEntry, DensePartEntry, DensePartRange, TermPageEntry, TermRange,
+    TermShardEntry,
+};
 pub use writer::{
-    lexical_index, write_bundle, BundleChunk, BundleInput, BundleOutput, ModelFileBytes, DEFAULT_TERM_SHARD_BYTES,
+    lexical_index, write_bundle, BundleChunk, BundleInput, BundleOutput, DenseParts, ModelFileBytes,
+    DEFAULT_TERM_SHARD_BYTES, DENSE_PARTS_THRESHOLD,
 };

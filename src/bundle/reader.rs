@@ -6,9 +6,11 @@
 use super::chunk::{parse_meta_shard, parse_text_shard};
 use super::file_entry::check_name;
 use super::{
-    BundleError, ChunkMeta, ChunkShardEntry, ChunkTable, FileEntry, FileKind, Manifest, TermShardEntry, MANIFEST_FILE,
+    BundleError, ChunkMeta, ChunkShardEntry, ChunkTable, DenseLayout, DensePartEntry, FileEntry, FileKind, Manifest,
+    TermShardEntry, MANIFEST_FILE,
 };
-use crate::dense::DenseIndex;
+use crate::dense::partitioned::PartitionedIndex;
+use crate::dense::{AnyDenseIndex, DenseIndex};
 use crate::lexical::{parse_term_shard, LexicalIndex, ShardTerm};
 
 pub struct BundleReader {
@@ -85,10 +87,23 @@ impl BundleReader {
         parse_text_shard(&shard.text.name, bytes, shard.count)
     }
 
-    pub fn dense(&self, bytes: &[u8]) -> Result<DenseIndex, BundleError> {
+    /// The dense index from `manifest.files.dense`: whole, or the head of the index in parts
+    /// (no part attached yet), as the manifest's layout says.
+    pub fn dense(&self, bytes: &[u8]) -> Result<AnyDenseIndex, BundleError> {
         let entry = &self.manifest.files.dense;
         entry.verify(bytes)?;
-        let index = DenseIndex::from_bytes(bytes).map_err(|e| corrupt(entry, e))?;
+        let index = match self.manifest.files.dense_layout {
+            DenseLayout::Single => AnyDenseIndex::Whole(DenseIndex::from_bytes(bytes).map_err(|e| corrupt(entry, e))?),
+            DenseLayout::Parts => AnyDenseIndex::Parts(PartitionedIndex::open(bytes).map_err(|e| corrupt(entry, e))?),
+        };
+        let part_count = index.parts().map(|p| p.part_count() as usize);
+        let listed = self.manifest.files.dense_parts.as_ref().map(|c| c.part_count());
+        if part_count.is_some() && part_count != listed {
+            return Err(corrupt(
+                entry,
+                format!("has {} parts, the manifest lists {}", part_count.unwrap_or(0), listed.unwrap_or(0)),
+            ));
+        }
         if index.item_count() != self.manifest.counts.chunks {
             return Err(corrupt(
                 entry,
@@ -102,6 +117,20 @@ impl BundleReader {
             ));
         }
         Ok(index)
+    }
+
+    /// Verifies part `entry` of the dense index in parts (listed on dense catalog page
+    /// `page`) and attaches it to `index`.
+    pub fn attach_dense_part(
+        &self,
+        index: &mut PartitionedIndex,
+        entry: &DensePartEntry,
+        bytes: &[u8],
+        page: usize,
+    ) -> Result<(), BundleError> {
+        entry.file.verify_listed(bytes, &listing(FileKind::DenseCatalog, page))?;
+        let part = u32::try_from(entry.part).map_err(|_| corrupt(&entry.file, "its part id is out of range"))?;
+        index.attach(part, bytes).map_err(|e| corrupt(&entry.file, e))
     }
 }
 

@@ -1,6 +1,6 @@
-//! The two kinds of shard a bundle lists in catalogs (`catalog`): term shards, by term, and
-//! chunk shards, by chunk index — what a catalog page says of each shard, and how their keys
-//! run.
+//! The kinds of shard a bundle lists in catalogs (`catalog`): term shards, by term, chunk
+//! shards, by chunk index, and the parts of a dense index in parts, by part id — what a
+//! catalog page says of each shard, and how their keys run.
 
 use super::catalog::{Catalog, CatalogPage, Shard};
 use super::file_entry::FileEntry;
@@ -146,6 +146,75 @@ impl Shard for ChunkShardEntry {
 impl Catalog<ChunkShardEntry> {
     /// Chunks the shards hold in all.
     pub fn chunk_count(&self) -> usize {
+        self.pages().last().map_or(0, |p| p.range.end())
+    }
+}
+
+/// A part of a dense index in parts (`dense::partitioned`): part `part`'s file (a partition's
+/// codes, or a shard of its int8 rows; the head says which).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct DensePartEntry {
+    #[serde(flatten)]
+    pub file: FileEntry,
+    pub part: usize,
+}
+
+/// A dense catalog page's keys: parts `first_part..first_part + count`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct DensePartRange {
+    pub first_part: usize,
+    pub count: usize,
+}
+
+impl DensePartRange {
+    fn end(&self) -> usize {
+        self.first_part + self.count
+    }
+}
+
+impl Shard for DensePartEntry {
+    type Key = usize;
+    type Range = DensePartRange;
+    const PAGE: FileKind = FileKind::DenseCatalog;
+
+    fn first_key(&self) -> &usize {
+        &self.part
+    }
+
+    fn files(&self) -> Vec<&FileEntry> {
+        vec![&self.file]
+    }
+
+    fn range_of(shards: &[Self]) -> DensePartRange {
+        DensePartRange { first_part: shards.first().map_or(0, |s| s.part), count: shards.len() }
+    }
+
+    fn range_first(range: &DensePartRange) -> &usize {
+        &range.first_part
+    }
+
+    fn range_holds(range: &DensePartRange, part: &usize) -> bool {
+        *part < range.end()
+    }
+
+    fn follows(previous: Option<&DensePartRange>, range: &DensePartRange) -> bool {
+        range.first_part == previous.map_or(0, DensePartRange::end) && range.count > 0
+    }
+
+    fn check_shards(shards: &[Self], range: &DensePartRange, _: Option<&DensePartRange>) -> Result<(), String> {
+        let numbered = shards.iter().enumerate().all(|(i, s)| s.part == range.first_part + i);
+        if numbered && shards.len() == range.count {
+            Ok(())
+        } else {
+            Err("its parts are not numbered as the manifest's range says".into())
+        }
+    }
+}
+
+impl Catalog<DensePartEntry> {
+    /// Parts in all.
+    pub fn part_count(&self) -> usize {
         self.pages().last().map_or(0, |p| p.range.end())
     }
 }

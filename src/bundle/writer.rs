@@ -3,9 +3,10 @@
 
 use super::manifest::{Counts, Files, Manifest, ModelInfo, SiteInfo};
 use super::{
-    BundleError, Catalog, ChunkMeta, ChunkShardEntry, ChunkTable, FileEntry, FileKind, TermShardEntry, FORMAT_NAME,
-    FORMAT_VERSION,
+    BundleError, Catalog, ChunkMeta, ChunkShardEntry, ChunkTable, DenseLayout, DensePartEntry, FileEntry, FileKind,
+    TermShardEntry, FORMAT_NAME,
 };
+use crate::dense::partitioned::{self, PartitionedConfig, PartitionedInput};
 use crate::dense::{DenseIndex, DenseIndexConfig};
 use crate::heading::join_heading_path;
 use crate::lexical::{Document, IndexOptions, LexicalError, LexicalIndex};
@@ -40,6 +41,38 @@ pub struct BundleInput<'a> {
     pub term_shard_bytes: usize,
     pub lexical: IndexOptions,
     pub dense: DenseIndexConfig,
+    /// Whether the dense index is written whole or in parts.
+    pub dense_parts: DenseParts,
+}
+
+/// Whether a bundle's dense index is written in parts (`dense::partitioned`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DenseParts {
+    /// In parts above [`DENSE_PARTS_THRESHOLD`] vectors, whole below.
+    #[default]
+    BySize,
+    /// Always in parts (tests, `lectern eval` of the parts on small corpora).
+    Always,
+    /// Always whole.
+    Never,
+}
+
+/// Vectors above which the dense index is written in parts. Measured on real MiniLM vectors
+/// (issue 28, phase 1, `src/dense/bench_notes.md`, "Small sites"): the single file is 874 KB
+/// brotli'd at 2,500 vectors (~350 bytes each), so the issue's 1 MB cap on any file is
+/// reached near 2,800; up to 2,500 it is one request, fetched once per reader and searched
+/// exactly, where the parts would cost every cold question 207 KB at recall@10 0.946.
+pub const DENSE_PARTS_THRESHOLD: usize = 2_500;
+
+impl DenseParts {
+    /// The layout of an index of `vectors` vectors.
+    pub fn layout(self, vectors: usize) -> DenseLayout {
+        match self {
+            DenseParts::Always => DenseLayout::Parts,
+            DenseParts::BySize if vectors > DENSE_PARTS_THRESHOLD => DenseLayout::Parts,
+            DenseParts::BySize | DenseParts::Never => DenseLayout::Single,
+        }
+    }
 }
 
 /// Default target size of a term shard: a question's few terms fetch a few kilobytes each.
@@ -82,7 +115,8 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
     let inconsistent = |e: String| BundleError::Inconsistent(e);
 
     let metas: Vec<ChunkMeta> = input.chunks.iter().map(|c| c.meta.clone()).collect();
-    let chunk_table = add(FileKind::ChunkTable, ChunkTable::from_metas(&metas).to_json());
+    let table = ChunkTable::from_metas(&metas);
+    let chunk_table = add(FileKind::ChunkTable, table.to_json());
 
     let sections = input.chunks.iter().map(|c| (&c.meta, c.text.as_str()));
     let lexical = lexical_index(sections, input.lexical).map_err(|e| inconsistent(e.to_string()))?;
@@ -101,8 +135,36 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
     if let Some(chunk) = input.chunks.iter().find(|c| c.vectors.is_empty()) {
         return Err(inconsistent(format!("chunk {} has no vector", chunk.meta.chunk_id)));
     }
-    let dense = DenseIndex::from_item_embeddings(&vectors, &input.dense).map_err(|e| inconsistent(e.to_string()))?;
-    let dense_file = add(FileKind::Dense, dense.to_bytes());
+    let dense_layout = input.dense_parts.layout(vectors.iter().map(Vec::len).sum());
+    let (dense_file, dense_parts) = match dense_layout {
+        DenseLayout::Single => {
+            let dense =
+                DenseIndex::from_item_embeddings(&vectors, &input.dense).map_err(|e| inconsistent(e.to_string()))?;
+            (add(FileKind::Dense, dense.to_bytes()), None)
+        }
+        DenseLayout::Parts => {
+            let items = 0..input.chunks.len() as u32;
+            let first_copy: Vec<u32> =
+                if table.max_copies > 1 { items.clone().map(|i| table.first_copy(i)).collect() } else { Vec::new() };
+            let version_slots: Vec<u16> =
+                if table.versions.is_empty() { Vec::new() } else { items.map(|i| table.version_slot(i)).collect() };
+            let parts_input =
+                PartitionedInput { items: &vectors, first_copy: &first_copy, version_slots: &version_slots };
+            // The defaults are measured at 384 dims; a smaller model's codes have fewer slices.
+            let defaults = PartitionedConfig::default();
+            let config = PartitionedConfig {
+                subspaces: defaults.subspaces.min(input.dims),
+                centroid_subspaces: defaults.centroid_subspaces.min(input.dims),
+                ..defaults
+            };
+            let (built, _) = partitioned::build(&parts_input, &config).map_err(|e| inconsistent(e.to_string()))?;
+            let head = add(FileKind::DenseHead, built.head);
+            let parts: Vec<DensePartEntry> = (built.parts.into_iter().enumerate())
+                .map(|(part, bytes)| DensePartEntry { file: add(FileKind::DensePart, bytes), part })
+                .collect();
+            (head, Some(Catalog::write(&parts, &mut add)?))
+        }
+    };
 
     let mut chunk_shards = Vec::new();
     let mut first = 0;
@@ -148,7 +210,7 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
 
     let manifest = Manifest {
         format: FORMAT_NAME.to_string(),
-        format_version: FORMAT_VERSION,
+        format_version: dense_layout.format_version(),
         created_by: format!("lectern {}", env!("CARGO_PKG_VERSION")),
         model: ModelInfo {
             fingerprint: input.model_fingerprint.to_string(),
@@ -163,7 +225,15 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
             chunks: input.chunks.len(),
             characters: input.chunks.iter().map(|c| c.text.chars().count()).sum(),
         },
-        files: Files { chunk_table, lexical: lexical.stats(), terms, chunks, dense: dense_file },
+        files: Files {
+            chunk_table,
+            lexical: lexical.stats(),
+            terms,
+            chunks,
+            dense: dense_file,
+            dense_layout,
+            dense_parts,
+        },
     };
     Ok(BundleOutput { manifest, files })
 }

@@ -6,6 +6,8 @@ pub enum SearchError {
     InvalidOptions(String),
     #[error("dense search needs the embedding model and the index vectors, which are not loaded yet")]
     DenseUnavailable,
+    #[error("the {parts} parts of the dense index this question's vector needs are not attached yet")]
+    DensePartsMissing { parts: usize },
     #[error("the index is inconsistent: {0}")]
     Inconsistent(String),
     #[error(transparent)]

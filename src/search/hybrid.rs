@@ -1,5 +1,5 @@
-//! Hybrid retrieval over one bundle: dense (int8 HNSW + exact rescoring), lexical (BM25)
-//! and their fusion (the learned one of `fusion_model`, or reciprocal rank fusion), with
+//! Hybrid retrieval over one bundle: dense (int8 HNSW + exact rescoring, or the index in
+//! parts: `dense::partitioned`), lexical (BM25) and their fusion (the learned one of `fusion_model`, or reciprocal rank fusion), with
 //! filters, a score threshold and confidence.
 
 use super::confidence::{Confidence, ConfidenceRule, Signals};
@@ -8,7 +8,8 @@ use super::fusion_model::{self, Candidate};
 use super::page_boost::PageBoost;
 use super::SearchError;
 use crate::bundle::{page_key, ChunkMeta, ChunkTable};
-use crate::dense::DenseIndex;
+use crate::dense::partitioned::{PartFilter, PartId, PartSearch};
+use crate::dense::{AnyDenseIndex, DenseError};
 use crate::lexical::{is_short_query, normalize_score, query_names, LexicalIndex};
 use serde::{Deserialize, Serialize};
 
@@ -160,7 +161,7 @@ pub struct HybridSearch {
     /// repeated unchanged in several doc versions).
     table: ChunkTable,
     lexical: LexicalIndex,
-    dense: Option<DenseIndex>,
+    dense: Option<AnyDenseIndex>,
 }
 
 impl HybridSearch {
@@ -203,8 +204,9 @@ impl HybridSearch {
         self.table.chunks == 0
     }
 
-    /// Adds the dense index (once the vectors have been fetched).
-    pub fn attach_dense(&mut self, dense: DenseIndex) -> Result<(), SearchError> {
+    /// Adds the dense index (once the vectors, or the head of the index in parts, have been
+    /// fetched).
+    pub fn attach_dense(&mut self, dense: AnyDenseIndex) -> Result<(), SearchError> {
         if dense.item_count() != self.table.chunks {
             return Err(SearchError::Inconsistent(format!(
                 "dense index has vectors for {} chunks, the bundle has {} chunks",
@@ -218,6 +220,70 @@ impl HybridSearch {
 
     pub fn has_dense(&self) -> bool {
         self.dense.is_some()
+    }
+
+    /// The dense index, to attach parts to.
+    pub fn dense_mut(&mut self) -> Option<&mut AnyDenseIndex> {
+        self.dense.as_mut()
+    }
+
+    pub fn dense(&self) -> Option<&AnyDenseIndex> {
+        self.dense.as_ref()
+    }
+
+    /// The parts of the dense index in parts that a search for `query_vector` with `options`
+    /// still lacks (empty when it can run, or the index is whole or absent): the same
+    /// candidates and filter as the search's dense list.
+    pub fn needed_dense_parts(
+        &self,
+        query_vector: &[f32],
+        options: &SearchOptions,
+    ) -> Result<Vec<PartId>, SearchError> {
+        let Some(AnyDenseIndex::Parts(index)) = &self.dense else { return Ok(Vec::new()) };
+        if options.mode == SearchMode::Lexical {
+            return Ok(Vec::new());
+        }
+        Ok(match self.parts_search(index, query_vector, options)? {
+            PartSearch::NeedParts(parts) => parts,
+            PartSearch::Found(_) => Vec::new(),
+        })
+    }
+
+    /// The dense index in parts searched for `options.candidates` distinct sections, each as
+    /// the copy the filters allow ([`Self::allowed_copy`]); only partitions serving the
+    /// filtered versions are probed.
+    fn parts_search(
+        &self,
+        index: &crate::dense::partitioned::PartitionedIndex,
+        vector: &[f32],
+        options: &SearchOptions,
+    ) -> Result<PartSearch, SearchError> {
+        let mut slots: Vec<u16> = Vec::new();
+        if !options.versions.is_empty() {
+            slots = (self.table.versions.iter().enumerate())
+                .filter(|(_, v)| options.versions.contains(v))
+                .map(|(i, _)| u16::try_from(i + 1).unwrap_or(u16::MAX))
+                .collect();
+            if slots.is_empty() {
+                return Ok(PartSearch::Found(Vec::new()));
+            }
+        }
+        let pick = |first: u32| self.allowed_copy(first, options);
+        let filtered = !options.modules.is_empty() || !options.versions.is_empty();
+        let filter = PartFilter { version_slots: &slots, pick: if filtered { Some(&pick) } else { None } };
+        Ok(index.search(vector, options.candidates, &filter)?)
+    }
+
+    /// Section `first` (a first copy) as the reader may see it: itself if the filters allow
+    /// it, else its first copy they allow (the filtered version's), else none.
+    fn allowed_copy(&self, first: u32, options: &SearchOptions) -> Option<u32> {
+        if self.passes_filters(first, options) {
+            return Some(first);
+        }
+        (self.table.copies.iter())
+            .filter(|&&[_, count, copy]| copy <= first && first - copy < count)
+            .map(|&[start, _, copy]| start + (first - copy))
+            .find(|&c| self.passes_filters(c, options))
     }
 
     /// Every chunk's metadata (empty when built `from_table`).
@@ -251,7 +317,7 @@ impl HybridSearch {
         let (dense_hits, lexical_hits) = self.lists(question, dense, options)?;
         let mut fused = match (mode_used, dense, options.fusion) {
             (SearchMode::Hybrid, Some((index, vector)), Fusion::Learned) => {
-                fusion_model::rank(&Self::pool(&dense_hits, &lexical_hits, index, vector)?)
+                fusion_model::rank(&self.pool(&dense_hits, &lexical_hits, index, vector)?)
             }
             _ => {
                 let lexical_votes: &[(u32, f32)] = if mode_used == SearchMode::Dense { &[] } else { &lexical_hits };
@@ -288,10 +354,7 @@ impl HybridSearch {
         for (index, fused_score) in fused {
             let lexical = lexical_hits.iter().find(|h| h.0 == index).map(|h| h.1);
             let dense_score = match dense {
-                Some((dense_index, vector)) => Some(match dense_hits.iter().find(|h| h.0 == index) {
-                    Some(h) => h.1,
-                    None => dense_index.item_cosine(vector, index)?,
-                }),
+                Some((dense_index, vector)) => Some(self.cosine_of(dense_index, vector, index, &dense_hits)?),
                 None => None,
             };
             let score = match dense_score {
@@ -328,7 +391,7 @@ impl HybridSearch {
     fn lists(
         &self,
         question: &str,
-        dense: Option<(&DenseIndex, &[f32])>,
+        dense: Option<(&AnyDenseIndex, &[f32])>,
         options: &SearchOptions,
     ) -> Result<(Ranked, Ranked), SearchError> {
         let filter = |i: u32| self.passes_filters(i, options);
@@ -338,7 +401,13 @@ impl HybridSearch {
         // times): both lists ask for enough candidates to keep `candidates` distinct ones.
         let depth = options.candidates.saturating_mul(self.table.max_copies).min(self.table.chunks.max(1));
         let dense_hits = match dense {
-            Some((index, vector)) => self.collapse(index.search_items(vector, depth, filter_ref)?, options),
+            Some((AnyDenseIndex::Whole(index), vector)) => {
+                self.collapse(index.search_items(vector, depth, filter_ref)?, options)
+            }
+            Some((AnyDenseIndex::Parts(index), vector)) => match self.parts_search(index, vector, options)? {
+                PartSearch::Found(hits) => hits,
+                PartSearch::NeedParts(parts) => return Err(SearchError::DensePartsMissing { parts: parts.len() }),
+            },
             None => Vec::new(),
         };
         let lexical_hits = if options.expand_words {
@@ -352,9 +421,10 @@ impl HybridSearch {
 
     /// The union of the two lists as the learned fusion sees it, dense list first.
     fn pool(
+        &self,
         dense_hits: &[(u32, f32)],
         lexical_hits: &[(u32, f32)],
-        index: &DenseIndex,
+        index: &AnyDenseIndex,
         vector: &[f32],
     ) -> Result<Vec<Candidate>, SearchError> {
         let mut pool: Vec<Candidate> = dense_hits
@@ -378,7 +448,7 @@ impl HybridSearch {
                     index: i,
                     dense_rank: None,
                     lexical_rank: Some(r + 1),
-                    cosine: index.item_cosine(vector, i)?,
+                    cosine: self.cosine_of(index, vector, i, dense_hits)?,
                     bm25,
                 }),
             }
@@ -398,7 +468,7 @@ impl HybridSearch {
         options.validate()?;
         let Some(index) = &self.dense else { return Ok(Vec::new()) };
         let (dense_hits, lexical_hits) = self.lists(question, Some((index, query_vector)), options)?;
-        let pool = Self::pool(&dense_hits, &lexical_hits, index, query_vector)?;
+        let pool = self.pool(&dense_hits, &lexical_hits, index, query_vector)?;
         let features = fusion_model::pool_features(&pool);
         Ok(pool.into_iter().zip(features).collect())
     }
@@ -428,6 +498,32 @@ impl HybridSearch {
         }
         front.extend(rest);
         front
+    }
+
+    /// `item`'s cosine with `vector`: from the dense list if it is there, else exact from the
+    /// whole index. The index in parts holds only the rows a question fetched: an item outside
+    /// the dense list is scored from them if they hold it (exact from its int8 row, else
+    /// estimated from its 4-bit code, then no higher than the list's last cosine, which an
+    /// item outside the list cannot beat), else with that last cosine (0 for an empty list).
+    fn cosine_of(
+        &self,
+        index: &AnyDenseIndex,
+        vector: &[f32],
+        item: u32,
+        dense_hits: &[(u32, f32)],
+    ) -> Result<f32, DenseError> {
+        if let Some(&(_, cosine)) = dense_hits.iter().find(|h| h.0 == item) {
+            return Ok(cosine);
+        }
+        let last = dense_hits.last().map_or(0.0, |h| h.1);
+        Ok(match index {
+            AnyDenseIndex::Whole(index) => index.item_cosine(vector, item)?,
+            AnyDenseIndex::Parts(index) => match index.attached_item_cosine(vector, self.table.first_copy(item)) {
+                Some((cosine, true)) => cosine,
+                Some((estimate, false)) => estimate.min(last),
+                None => last,
+            },
+        })
     }
 
     /// Each hit as its section's first copy (unless the filters exclude that copy), once,

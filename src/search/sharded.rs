@@ -10,14 +10,21 @@
 //! shards that arrived, its words in the others left out, and the results say which were
 //! missing (`unavailable_for`) and rate at most `low`. Which page and shard hold a term or a
 //! chunk is the catalogs' to say (`bundle::Catalog`, `bundle::FetchedPages`).
+//!
+//! A large site's dense index comes in parts too (`dense::partitioned`): once a question's
+//! vector exists, `files_for_vector` names the catalog pages and parts it needs (the
+//! partitions nearest it, then the int8 rows of its best candidates), and a semantic search
+//! waits for them — or, once they are marked unavailable, answers by keywords (at most `low`).
 
 use super::conversation::{in_context_query, FollowUpOptions};
 use super::error::SearchError;
 use super::hybrid::{HybridSearch, SearchOptions, SearchResults};
 use crate::bundle::{
-    BundleError, BundleReader, Catalog, ChunkMeta, ChunkShardEntry, FetchedPages, FileEntry, Manifest, Shard, ShardAt,
-    TermShardEntry,
+    BundleError, BundleReader, Catalog, ChunkMeta, ChunkShardEntry, DensePartEntry, FetchedPages, FileEntry, Manifest,
+    Shard, ShardAt, TermShardEntry,
 };
+use crate::dense::partitioned::PartKind;
+use crate::dense::AnyDenseIndex;
 use crate::lexical::expand::{typed_word_terms, typo_words};
 use crate::lexical::query_terms;
 use serde::{Deserialize, Serialize};
@@ -41,10 +48,15 @@ pub enum Part {
     Meta,
     /// A chunk shard's text (index over all chunk shards).
     Text,
+    /// A catalog page of the dense index's parts (index in `manifest.files.dense_parts`).
+    DensePage,
+    /// A part of the dense index in parts (its part id).
+    Dense,
 }
 
 impl Part {
-    /// The part by its serialised name (`"termPage"`, `"terms"`, `"chunkPage"`, `"meta"`, `"text"`).
+    /// The part by its serialised name (`"termPage"`, `"terms"`, `"chunkPage"`, `"meta"`,
+    /// `"text"`, `"densePage"`, `"dense"`).
     pub fn from_name(name: &str) -> Option<Part> {
         serde_json::from_value(serde_json::Value::String(name.to_string())).ok()
     }
@@ -80,6 +92,11 @@ pub struct ShardedSearch {
     chunk_pages: FetchedPages<ChunkShardEntry>,
     metas: Vec<Option<Vec<ChunkMeta>>>,
     texts: Vec<Option<Vec<String>>>,
+    /// The dense catalog's pages received (a bundle whose dense index is whole has none).
+    dense_pages: FetchedPages<DensePartEntry>,
+    /// Dense parts and dense catalog pages that could not be loaded: a semantic search that
+    /// needs one answers by keywords instead.
+    dense_unavailable: Vec<(Part, usize)>,
 }
 
 impl ShardedSearch {
@@ -94,6 +111,8 @@ impl ShardedSearch {
             chunk_pages: FetchedPages::new(&files.chunks),
             metas: vec![None; files.chunks.shard_count()],
             texts: vec![None; files.chunks.shard_count()],
+            dense_pages: FetchedPages::new(files.dense_parts.as_ref().unwrap_or(&Catalog::default())),
+            dense_unavailable: Vec::new(),
             search: None,
             reader,
         })
@@ -114,9 +133,75 @@ impl ShardedSearch {
         Ok(())
     }
 
-    /// Verifies and parses the dense index (the caller attaches it to the search).
-    pub fn read_dense(&self, bytes: &[u8]) -> Result<crate::dense::DenseIndex, BundleError> {
+    /// Verifies and parses the dense index, or the head of the index in parts (the caller
+    /// attaches it to the search).
+    pub fn read_dense(&self, bytes: &[u8]) -> Result<AnyDenseIndex, BundleError> {
         self.reader.dense(bytes)
+    }
+
+    /// The files a semantic search for `vector` with `options` still needs (empty when the
+    /// dense index is whole, or has every part it needs): catalog pages first — with a
+    /// partition's codes, the pages listing its int8 rows, so the second round needs no page
+    /// of its own — then the partitions' codes, then the rows of the best candidates.
+    pub fn files_for_vector(&self, vector: &[f32], options: &SearchOptions) -> Result<Vec<NeededFile>, ShardedError> {
+        let (Some(search), Some(catalog)) = (&self.search, &self.reader.manifest().files.dense_parts) else {
+            return Ok(Vec::new());
+        };
+        let Some(index) = search.dense().and_then(AnyDenseIndex::parts) else { return Ok(Vec::new()) };
+        let mut out = Vec::new();
+        for part in search.needed_dense_parts(vector, options)? {
+            push_new(&mut out, self.dense_file(catalog, part as usize));
+            if let Ok(PartKind::Codes { partition }) = index.part_kind(part) {
+                for rows in index.shard_parts(partition) {
+                    if let Some(ShardAt::PageMissing(page)) = self.dense_pages.by_id(catalog, rows as usize) {
+                        push_new(&mut out, page_file(Part::DensePage, catalog, page));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Dense part `part`'s file, or its catalog page's while that is missing.
+    fn dense_file(&self, catalog: &Catalog<DensePartEntry>, part: usize) -> Option<NeededFile> {
+        match self.dense_pages.by_id(catalog, part)? {
+            ShardAt::PageMissing(page) => page_file(Part::DensePage, catalog, page),
+            ShardAt::Found { id, shard } => Some(NeededFile::new(Part::Dense, id, &shard.file)),
+        }
+    }
+
+    /// The same for a follow-up's two vectors.
+    pub fn files_for_vectors(
+        &self,
+        vector: Option<&[f32]>,
+        context_vector: Option<&[f32]>,
+        options: &SearchOptions,
+    ) -> Result<Vec<NeededFile>, ShardedError> {
+        let mut out = Vec::new();
+        for v in vector.into_iter().chain(context_vector) {
+            for needed in self.files_for_vector(v, options)? {
+                push_new(&mut out, Some(needed));
+            }
+        }
+        Ok(out)
+    }
+
+    /// `vector` if a search may use it: `Ok(None)` (answer by keywords, partial) when a dense
+    /// part it needs is marked unavailable, an error while one is still to come.
+    fn usable_vector<'v>(
+        &self,
+        vector: Option<&'v [f32]>,
+        options: &SearchOptions,
+    ) -> Result<Option<&'v [f32]>, ShardedError> {
+        let Some(v) = vector else { return Ok(None) };
+        let needed = self.files_for_vector(v, options)?;
+        match needed.iter().find(|f| !self.is_unavailable(f)) {
+            Some(missing) => {
+                Err(ShardedError::NotLoaded(format!("{} (a part the question's vector needs)", missing.name)))
+            }
+            None if needed.is_empty() => Ok(Some(v)),
+            None => Ok(None),
+        }
     }
 
     /// The word table's shards, listed by the catalog page `manifest.model.words` (verified).
@@ -327,6 +412,27 @@ impl ShardedSearch {
                 let page = files.chunks.page_of_shard(id).map_or(0, |(page, _)| page);
                 self.texts[id] = Some(self.reader.text_shard(entry, bytes, page)?);
             }
+            Part::DensePage => {
+                self.known(part, id)?;
+                if let Some(catalog) = &files.dense_parts {
+                    self.dense_pages.attach(catalog, id, bytes)?;
+                }
+                self.dense_unavailable.retain(|&(p, i)| (p, i) != (part, id));
+            }
+            Part::Dense => {
+                self.known(part, id)?;
+                let catalog =
+                    files.dense_parts.as_ref().ok_or_else(|| ShardedError::NoSuchPart(format!("{part:?} {id}")))?;
+                let entry = attached_shard(&self.dense_pages, catalog, part, id)?;
+                let page = catalog.page_of_shard(id).map_or(0, |(page, _)| page);
+                let search = self.search.as_mut().ok_or_else(|| ShardedError::NotLoaded("the chunk table".into()))?;
+                let index = (search.dense_mut().and_then(AnyDenseIndex::parts_mut))
+                    .ok_or_else(|| ShardedError::NotLoaded("the dense index's head".into()))?;
+                if !index.is_attached(id as u32) {
+                    self.reader.attach_dense_part(index, entry, bytes, page)?;
+                }
+                self.dense_unavailable.retain(|&(p, i)| (p, i) != (part, id));
+            }
         }
         Ok(())
     }
@@ -339,6 +445,8 @@ impl ShardedSearch {
             Part::Meta | Part::Text => self.metas.len(),
             Part::TermPage => files.terms.len(),
             Part::ChunkPage => files.chunks.len(),
+            Part::DensePage => files.dense_parts.as_ref().map_or(0, Catalog::len),
+            Part::Dense => files.dense_parts.as_ref().map_or(0, Catalog::shard_count),
         };
         if id < count {
             Ok(())
@@ -349,8 +457,10 @@ impl ShardedSearch {
 
     /// Marks a term shard or term catalog page (`part`, `id` as `files_for_query` named it)
     /// that could not be loaded: searches go on without the terms it holds — they are neither
-    /// scored nor counted as words the site never uses — until it is attached. Other parts
-    /// have nothing to mark (a result without its chunk shard keeps its index).
+    /// scored nor counted as words the site never uses — until it is attached. A dense part or
+    /// page marked so turns the semantic searches that need it into keyword searches (rated at
+    /// most `low`). Other parts have nothing to mark (a result without its chunk shard keeps
+    /// its index).
     pub fn mark_unavailable(&mut self, part: Part, id: usize) -> Result<(), ShardedError> {
         self.known(part, id)?;
         let files = &self.reader.manifest().files;
@@ -370,6 +480,9 @@ impl ShardedSearch {
                 };
                 search.lexical_mut().withhold(&page.range.first_term, next.map(|n| n.range.first_term.as_str()));
                 self.term_pages_unavailable[id] = true;
+            }
+            Part::Dense | Part::DensePage if !self.dense_unavailable.contains(&(part, id)) => {
+                self.dense_unavailable.push((part, id));
             }
             _ => {}
         }
@@ -397,11 +510,12 @@ impl ShardedSearch {
             .collect()
     }
 
-    /// Whether `file` is a term part marked unavailable.
+    /// Whether `file` is a term or dense part marked unavailable.
     fn is_unavailable(&self, file: &NeededFile) -> bool {
         match file.part {
             Part::Terms => self.terms_unavailable.get(file.id).copied().unwrap_or(false),
             Part::TermPage => self.term_pages_unavailable.get(file.id).copied().unwrap_or(false),
+            Part::Dense | Part::DensePage => self.dense_unavailable.contains(&(file.part, file.id)),
             _ => false,
         }
     }
@@ -419,7 +533,9 @@ impl ShardedSearch {
     ) -> Result<SearchResults, ShardedError> {
         let search = self.search.as_ref().ok_or_else(|| ShardedError::NotLoaded("the chunk table".into()))?;
         let partial = self.partial_or_missing(&self.files_for_query(lexical_query, options.expand_words))?;
-        Ok(at_most_low_if(partial, search.search(lexical_query, vector, options)?))
+        let usable = self.usable_vector(vector, options)?;
+        let partial = partial || usable.is_none() && vector.is_some();
+        Ok(at_most_low_if(partial, search.search(lexical_query, usable, options)?))
     }
 
     /// Searches for the follow-up `question` asked after the `earlier` questions (oldest
@@ -439,8 +555,13 @@ impl ShardedSearch {
         let search = self.search.as_ref().ok_or_else(|| ShardedError::NotLoaded("the chunk table".into()))?;
         let partial =
             self.partial_or_missing(&self.files_for_follow_up(question, earlier, follow_up, options.expand_words))?;
+        // Both vectors or neither: a follow-up's two searches are of one kind.
+        let (usable, usable_context) =
+            (self.usable_vector(vector, options)?, self.usable_vector(context_vector, options)?);
+        let semantic = usable.is_some() == vector.is_some() && usable_context.is_some() == context_vector.is_some();
+        let (vector, context_vector) = if semantic { (vector, context_vector) } else { (None, None) };
         Ok(at_most_low_if(
-            partial,
+            partial || !semantic,
             search.search_follow_up(question, vector, context_vector, earlier, options, follow_up)?,
         ))
     }

@@ -116,6 +116,7 @@ pub fn search_error(err: SearchError) -> JsError {
     match err {
         SearchError::InvalidOptions(_) => js_error(Code::InvalidOptions, err, None),
         SearchError::DenseUnavailable => js_error(Code::ModelUnavailable, err, Some("NOT_LOADED")),
+        SearchError::DensePartsMissing { .. } => js_error(Code::IndexUnavailable, err, Some("NOT_LOADED")),
         SearchError::Inconsistent(_) | SearchError::Dense(_) => js_error(Code::IndexUnavailable, err, None),
     }
 }

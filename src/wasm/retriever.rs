@@ -83,21 +83,43 @@ impl Retriever {
         to_js(&self.inner.files_for_chunks(indices))
     }
 
-    /// Verifies and attaches a file named by `filesFor`, `filesForChunks` or a search's
-    /// `missing`: `part` and `id` as given there.
+    /// The files a semantic search for these vectors (the question's, and a follow-up's in
+    /// context, as `vectorQuery` named them) still needs of a dense index in parts: catalog
+    /// pages, the nearest partitions' codes, then the best candidates' int8 rows (attach
+    /// them, then ask again until this is empty; empty for a dense index in one file).
+    #[wasm_bindgen(js_name = filesForVector, unchecked_return_type = "NeededFile[]")]
+    pub fn files_for_vector(
+        &self,
+        vector: Option<Vec<f32>>,
+        context_vector: Option<Vec<f32>>,
+        #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let options: JsSearchOptions = from_js(options)?;
+        let options = options.to_core().map_err(search_error)?;
+        let files = self
+            .inner
+            .files_for_vectors(vector.as_deref(), context_vector.as_deref(), &options)
+            .map_err(|e| sharded_error(Code::IndexUnavailable, e))?;
+        to_js(&files)
+    }
+
+    /// Verifies and attaches a file named by `filesFor`, `filesForVector`, `filesForChunks`
+    /// or a search's `missing`: `part` and `id` as given there.
     pub fn attach(&mut self, part: &str, id: usize, bytes: &[u8]) -> Result<(), JsError> {
         let part = Part::from_name(part)
             .ok_or_else(|| js_error(Code::InvalidArgument, format!("no part {part:?} in an index"), None))?;
         let code = match part {
             Part::Meta | Part::Text | Part::ChunkPage => Code::TextUnavailable,
-            Part::TermPage | Part::Terms => Code::IndexUnavailable,
+            Part::TermPage | Part::Terms | Part::DensePage | Part::Dense => Code::IndexUnavailable,
         };
         self.inner.attach(part, id, bytes).map_err(|e| sharded_error(code, e))
     }
 
     /// Marks a term shard or term catalog page (`part`, `id` as `filesFor` named it) that
     /// could not be loaded, after its retry: searches go on without its terms (the results
-    /// list it in `unavailable`, at most low confidence) until it is attached.
+    /// list it in `unavailable`, at most low confidence) until it is attached. A dense part
+    /// (`filesForVector`) marked so makes the searches that need it keyword searches
+    /// (`modeUsed` lexical, at most low confidence).
     #[wasm_bindgen(js_name = markUnavailable)]
     pub fn mark_unavailable(&mut self, part: &str, id: usize) -> Result<(), JsError> {
         let part = Part::from_name(part)
@@ -105,7 +127,8 @@ impl Retriever {
         self.inner.mark_unavailable(part, id).map_err(|e| sharded_error(Code::IndexUnavailable, e))
     }
 
-    /// Verifies and attaches the dense index (vectors + graph).
+    /// Verifies and attaches the dense index (vectors + graph), or the head of the dense
+    /// index in parts (`manifest.files.dense` either way).
     #[wasm_bindgen(js_name = attachDense)]
     pub fn attach_dense(&mut self, dense: &[u8]) -> Result<(), JsError> {
         let dense = self.inner.read_dense(dense).map_err(|e| bundle_error(Code::IndexUnavailable, e))?;

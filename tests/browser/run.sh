@@ -16,6 +16,8 @@ cargo build --release -p index-build
 assets="$(mktemp -d "${TMPDIR:-/tmp}/lectern-browser.XXXXXX")"
 trap 'rm -rf "$assets"' EXIT
 "$LECTERN_BIN" build www/example --out "$assets/bundle" >"$assets/build.log" 2>&1 || { cat "$assets/build.log"; exit 1; }
+# The same site with its dense index in parts, as a site above 2,500 vectors has it.
+"$LECTERN_BIN" build www/example --out "$assets/bundle-parts" --dense-parts always >"$assets/build.log" 2>&1 || { cat "$assets/build.log"; exit 1; }
 
 step "browser tests: native reference results"
 mkdir -p "$assets/native"
@@ -42,6 +44,13 @@ for q in questions["typeahead"]:
                           "--expand-words", "--", q], check=True, capture_output=True, text=True).stdout
     results.append({"question": q, "mode": "lexical", "expandWords": True, "result": json.loads(out)})
 json.dump(results, open(f"{assets}/native/search.json", "w"))
+# The questions in hybrid mode on the bundle whose dense index is in parts.
+parts = []
+for q in questions["search"]:
+    out = subprocess.run([lectern, "search", "--index", f"{assets}/bundle-parts", "--json", "--k", "5", "--mode", "hybrid", q],
+                         check=True, capture_output=True, text=True).stdout
+    parts.append({"question": q, "mode": "hybrid", "result": json.loads(out)})
+json.dump(parts, open(f"{assets}/native/search-parts.json", "w"))
 with open(f"{assets}/native/texts.jsonl", "w") as f:
     for text in questions["embed"]:
         f.write(json.dumps(text) + "\n")

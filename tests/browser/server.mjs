@@ -8,6 +8,9 @@
 //       notext       every text shard is a 404
 //       badwords     every word-table shard of the model has one byte flipped
 //       badterms     every term shard of the keyword index has one byte flipped
+//       baddense     every part of the dense index in parts has one byte flipped
+//   /<scenario>/bundle-parts/<file>   the same site built with its dense index in parts
+//                                 (`lectern build --dense-parts always`), the same flags
 //   /variant/tokenizer-changed.json   the bundle's tokenizer plus one byte (another fingerprint)
 //   /__log                        JSON list of requests served so far ({path, status})
 
@@ -56,16 +59,18 @@ export async function startServer({ pkgDir, pageDir, bundleDir }) {
       const manifest = JSON.parse(await readFile(path.join(bundleDir, "manifest.json"), "utf8"));
       return { path: path.join(bundleDir, manifest.model.tokenizer.name), append: "\n" };
     }
-    if (parts.length === 3 && parts[1] === "bundle") {
+    if (parts.length === 3 && (parts[1] === "bundle" || parts[1] === "bundle-parts")) {
       const flags = parts[0].split("-");
       const name = parts[2];
-      const file = { path: path.join(bundleDir, name) };
+      const dir = parts[1] === "bundle" ? bundleDir : path.join(path.dirname(bundleDir), "bundle-parts");
+      const file = { path: path.join(dir, name) };
       for (const flag of flags) {
         const slow = /^slowmodel(\d+)$/.exec(flag);
         if (slow && /^(model|tokenizer)\./.test(name)) file.delay = Number(slow[1]);
         if (flag === "notext" && name.startsWith("text.")) file.status = 404;
         if (flag === "badwords" && name.startsWith("words.")) file.flip = true;
         if (flag === "badterms" && name.startsWith("terms.")) file.flip = true;
+        if (flag === "baddense" && name.startsWith("dense-part.")) file.flip = true;
       }
       return file;
     }

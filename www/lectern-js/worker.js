@@ -84,8 +84,9 @@ function loadPart(file, code) {
 
 /**
  * Attaches what `need()` names until it names nothing: catalog pages first, then the
- * shards they list (the core decides both; two rounds). A part that failed is recorded in
- * `failures` (with `giveUp(part)` told of it) and not asked for again in this call.
+ * shards they list (the core decides both; two rounds, three for a dense index in parts, a
+ * fourth when a filter widens its probe). A part that failed is recorded in `failures`
+ * (with `giveUp(part)` told of it) and not asked for again in this call.
  * @param {() => any[]} need
  * @param {string} code
  * @param {any[]} failures
@@ -139,6 +140,13 @@ async function search(msg, signal, selected) {
   );
   const [[vector, contextVector]] = await Promise.all([embeddings, terms]);
   cancelled();
+  // A large site's dense index comes in parts: those the vectors need (the core names them).
+  // One that cannot be had is marked unavailable, and the question is answered by keywords
+  // (modeUsed "lexical", at most low confidence, the failure in `errors`).
+  if (vector) {
+    await fetchParts(() => r.filesForVector(vector, contextVector, msg.options), "INDEX_UNAVAILABLE", errors, (f) => inWasm(() => r.markUnavailable(f.part, f.id)));
+    cancelled();
+  }
   const found = inWasm(() =>
     selected ? r.searchSelection(msg.selection, msg.question, msg.options, vector) : r.search(msg.question, msg.options, vector, contextVector),
   );

@@ -2,6 +2,7 @@
 //! changed and write the static bundle (`index::build_bundle`); with `--llms-out`, writes
 //! the site's text for AI agents from the same read (`llms::write_llms`); prints its summary.
 
+use super::dense_parts_args::DensePartsArg;
 use super::llms_args::LlmsArgs;
 use super::site_args::{print_summary, SiteArgs};
 use super::CommandResult;
@@ -52,6 +53,8 @@ pub struct BuildArgs {
     /// reports MODEL_MISMATCH) and only keyword search works. Implies --no-model.
     #[arg(long, hide = true)]
     no_embed: bool,
+    #[command(flatten)]
+    dense_parts: DensePartsArg,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -67,7 +70,12 @@ pub fn run(args: BuildArgs) -> CommandResult {
     let progress = progress_bar(args.progress == ProgressArg::Bar && !args.json);
     // A stand-in index needs no graph: its vectors are not searched (and a graph over
     // 50,000 of them would take minutes to build).
-    let shards = ShardSizes { text: args.text_shard_bytes, terms: args.term_shard_bytes, dense_graph: !args.no_embed };
+    let shards = ShardSizes {
+        text: args.text_shard_bytes,
+        terms: args.term_shard_bytes,
+        dense_graph: !args.no_embed,
+        dense_parts: args.dense_parts.get(),
+    };
     let mut throttle = Throttle::new(PROGRESS_LINE_EVERY);
     let mut embedding_started: Option<Instant> = None;
     let on_progress = |told: EmbedProgress| {

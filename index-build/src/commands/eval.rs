@@ -1,10 +1,11 @@
 //! `lectern eval`: retrieval quality on labelled questions, per split and per mode — the
 //! figures every ranking change is judged by (BENCHMARKS.md).
 
+use super::dense_parts_args::DensePartsArg;
 use super::CommandResult;
 use crate::eval::{questions, AskedFrom, Evaluator, Outcome, Split, Summary};
 use crate::index::{build_bundle, ShardSizes};
-use lectern::bundle::{load_dir, LoadedBundle, MANIFEST_FILE};
+use lectern::bundle::{load_dir, DenseParts, LoadedBundle, MANIFEST_FILE};
 use lectern::embed::{Embedder, ModelFiles, ModelVariant};
 use lectern::lexical::{Bm25Params, IndexOptions};
 use lectern::search::{FollowUpOptions, Fusion, HybridSearch, PageBoost, SearchMode, SearchOptions};
@@ -49,6 +50,9 @@ pub struct EvalArgs {
     model_dir: PathBuf,
     #[command(flatten)]
     tuning: Tuning,
+    /// Whether the site's bundle has its dense index in parts (a bundle folder is read as it is).
+    #[command(flatten)]
+    dense_parts: DensePartsArg,
 }
 
 /// Ranking parameters to try without changing the defaults (tuning on the dev split).
@@ -159,7 +163,7 @@ pub fn run(args: EvalArgs) -> CommandResult {
     let requirements: Vec<Requirement> =
         args.requirements.iter().map(|r| Requirement::parse(r)).collect::<Result<_, _>>()?;
     let embedder = ModelFiles::in_dir(&args.model_dir, ModelVariant::Compact).load()?;
-    let bundle_dir = bundle_for(&args.target, &embedder)?;
+    let bundle_dir = bundle_for(&args.target, &embedder, args.dense_parts.get())?;
     let LoadedBundle { manifest, chunks, mut lexical, dense, texts } =
         load_dir(&bundle_dir).map_err(|e| format!("{}: {e}", bundle_dir.display()))?;
     manifest.check_model(embedder.fingerprint().as_str())?;
@@ -293,7 +297,8 @@ fn chars_per_token(texts: &[String], embedder: &Embedder) -> Result<f64, Box<dyn
 
 /// The bundle to evaluate: `target` itself, or a fresh build of the site `target` in the
 /// cache folder with `embedder` (vectors of unchanged chunks are reused, so a rebuild is quick).
-fn bundle_for(target: &Path, embedder: &Embedder) -> Result<PathBuf, Box<dyn std::error::Error>> {
+/// A forced dense layout builds into a folder of its own, so it never replaces the default one.
+fn bundle_for(target: &Path, embedder: &Embedder, parts: DenseParts) -> Result<PathBuf, Box<dyn std::error::Error>> {
     if target.join(MANIFEST_FILE).is_file() {
         return Ok(target.to_path_buf());
     }
@@ -301,8 +306,20 @@ fn bundle_for(target: &Path, embedder: &Embedder) -> Result<PathBuf, Box<dyn std
     let canonical = target.canonicalize()?;
     let name = canonical.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "site".into());
     let digest = lectern::bundle::sha256_hex(canonical.to_string_lossy().as_bytes());
-    let out = cache_dir().join("eval").join(format!("{name}-{}", &digest[..12]));
-    let summary = build_bundle(&report, embedder, None, &out, ShardSizes::default(), |_| {})?;
+    let layout = match parts {
+        DenseParts::BySize => "",
+        DenseParts::Always => "-parts",
+        DenseParts::Never => "-whole",
+    };
+    let out = cache_dir().join("eval").join(format!("{name}-{}{layout}", &digest[..12]));
+    let summary = build_bundle(
+        &report,
+        embedder,
+        None,
+        &out,
+        ShardSizes { dense_parts: parts, ..ShardSizes::default() },
+        |_| {},
+    )?;
     eprintln!(
         "eval: indexed {} ({} chunks, {} embedded, {} reused) into {}",
         target.display(),

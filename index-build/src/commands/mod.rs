@@ -3,6 +3,7 @@
 pub mod build;
 pub mod chunks;
 pub mod compact_model;
+mod dense_parts_args;
 pub mod embed;
 pub mod eval;
 pub mod inspect;

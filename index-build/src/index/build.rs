@@ -6,18 +6,20 @@
 use super::{embed_chunks, ChunkEmbedder, EmbedProgress, EmbedStats, PreviousVectors};
 use crate::llms::LlmsSummary;
 use crate::site::SiteReport;
-use lectern::bundle::{self, BundleChunk, BundleInput, ModelFileBytes, SiteInfo};
+use lectern::bundle::{self, BundleChunk, BundleInput, DenseParts, ModelFileBytes, SiteInfo};
 use lectern::dense::DenseIndexConfig;
 use lectern::lexical::IndexOptions;
 use std::path::{Path, PathBuf};
 
-/// Target sizes of the bundle's shards, in bytes, and whether the dense index may get a
-/// graph (the default; `--no-embed` leaves it out).
+/// Target sizes of the bundle's shards, in bytes, whether the dense index may get a graph
+/// (the default; `--no-embed` leaves it out), and whether it is written in parts (by size,
+/// unless `--dense-parts` says otherwise).
 #[derive(Clone, Copy)]
 pub struct ShardSizes {
     pub text: usize,
     pub terms: usize,
     pub dense_graph: bool,
+    pub dense_parts: DenseParts,
 }
 
 /// Default target size of a chunk shard's text: a result fetches its shard.
@@ -25,7 +27,12 @@ pub const DEFAULT_TEXT_SHARD_BYTES: usize = 16 * 1024;
 
 impl Default for ShardSizes {
     fn default() -> Self {
-        ShardSizes { text: DEFAULT_TEXT_SHARD_BYTES, terms: bundle::DEFAULT_TERM_SHARD_BYTES, dense_graph: true }
+        ShardSizes {
+            text: DEFAULT_TEXT_SHARD_BYTES,
+            terms: bundle::DEFAULT_TERM_SHARD_BYTES,
+            dense_graph: true,
+            dense_parts: DenseParts::BySize,
+        }
     }
 }
 
@@ -99,6 +106,7 @@ pub fn build_bundle(
         } else {
             DenseIndexConfig { graph_threshold: usize::MAX, ..DenseIndexConfig::default() }
         },
+        dense_parts: shards.dense_parts,
     })?;
     bundle::write_dir(out, &output).map_err(|e| format!("cannot write the bundle to {}: {e}", out.display()))?;
 

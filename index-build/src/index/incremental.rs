@@ -2,6 +2,7 @@
 //! embedded again.
 
 use lectern::bundle::{load_dir, MANIFEST_FILE};
+use lectern::dense::AnyDenseIndex;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -34,16 +35,27 @@ impl PreviousVectors {
                 ..Default::default()
             };
         }
-        let dense = &bundle.dense;
-        let by_hash = bundle
-            .chunks
-            .iter()
-            .enumerate()
-            .filter_map(|(i, chunk)| {
-                let vectors = dense.item_vectors(i as u32)?.map(|v| dense.vectors().dequantize(v));
-                Some((chunk.hash.clone(), vectors.collect::<Option<Vec<_>>>()?))
-            })
-            .collect();
+        let by_hash = match &bundle.dense {
+            AnyDenseIndex::Whole(dense) => bundle
+                .chunks
+                .iter()
+                .enumerate()
+                .filter_map(|(i, chunk)| {
+                    let vectors = dense.item_vectors(i as u32)?.map(|v| dense.vectors().dequantize(v));
+                    Some((chunk.hash.clone(), vectors.collect::<Option<Vec<_>>>()?))
+                })
+                .collect(),
+            // In parts, only a section's first copy has rows; its copies share its hash.
+            AnyDenseIndex::Parts(dense) => {
+                let mut by_hash: HashMap<String, Vec<Vec<f32>>> = HashMap::new();
+                for (item, vector) in dense.attached_vectors() {
+                    if let Some(chunk) = bundle.chunks.get(item as usize) {
+                        by_hash.entry(chunk.hash.clone()).or_default().push(vector);
+                    }
+                }
+                by_hash
+            }
+        };
         PreviousVectors { by_hash, not_reused: None }
     }
 

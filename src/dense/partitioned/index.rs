@@ -131,6 +131,70 @@ impl PartitionedIndex {
         Ok(PartKind::Rows { partition: partition as u32, shard: part - info.first_shard_part })
     }
 
+    /// The part ids of partition `partition`'s int8 row shards (empty for no such partition):
+    /// what the second round may fetch of it, known from the head alone.
+    pub fn shard_parts(&self, partition: u32) -> std::ops::Range<PartId> {
+        self.head.partitions.get(partition as usize).map_or(0..0, |p| p.first_shard_part..p.first_shard_part + p.shards)
+    }
+
+    /// Every vector of the attached row shards, dequantised, with its item: how a rebuild
+    /// reuses the vectors of a bundle it replaces.
+    pub fn attached_vectors(&self) -> Vec<(u32, Vec<f32>)> {
+        let mut out = Vec::new();
+        let mut parts: Vec<&PartId> = self.shards.keys().collect();
+        parts.sort_unstable();
+        for &part in parts {
+            let (Some(rows), Ok(PartKind::Rows { partition, shard })) = (self.shards.get(&part), self.part_kind(part))
+            else {
+                continue;
+            };
+            let Some(codes) = &self.codes[partition as usize] else { continue };
+            let start = codes.shard_starts[shard as usize] as usize;
+            for i in 0..rows.len() {
+                if let (Some(&item), Some(vector)) = (codes.items.get(start + i), rows.dequantize(i as u32)) {
+                    out.push((item, vector));
+                }
+            }
+        }
+        out
+    }
+
+    /// The cosine of `query` with `item`'s best vector among the attached parts, and whether
+    /// it is exact (every such row's int8 shard attached) rather than estimated from the 4-bit
+    /// codes; `None` when no attached partition holds the item. What hybrid search scores a
+    /// keyword candidate outside the dense list with, without fetching more.
+    pub fn attached_item_cosine(&self, query: &[f32], item: u32) -> Option<(f32, bool)> {
+        if query.len() != self.head.dims {
+            return None;
+        }
+        let mut tables = None;
+        let mut best: Option<(f32, bool)> = None;
+        for (p, codes) in self.codes.iter().enumerate() {
+            let Some(codes) = codes else { continue };
+            for (row, _) in codes.items.iter().enumerate().filter(|(_, &i)| i == item) {
+                let shard = codes.shard_starts.partition_point(|&s| s as usize <= row) - 1;
+                let part = self.head.partitions[p].first_shard_part + shard as u32;
+                let (score, exact) = match self.shards.get(&part) {
+                    Some(rows) => {
+                        (rows.cosine_unchecked(query, (row - codes.shard_starts[shard] as usize) as u32), true)
+                    }
+                    None => {
+                        let (table, centroids) = tables
+                            .get_or_insert_with(|| (self.head.pq.table(query), self.head.centroids.scores(query)));
+                        let len = self.head.pq.code_len();
+                        let code = codes.codes.get(row * len..(row + 1) * len).unwrap_or_default();
+                        (centroids.get(p).copied().unwrap_or(0.0) + ProductQuantizer::score(table, code), false)
+                    }
+                };
+                best = Some(match best {
+                    Some((b, all_exact)) => (b.max(score), all_exact && exact),
+                    None => (score, exact),
+                });
+            }
+        }
+        best
+    }
+
     pub fn is_attached(&self, part: PartId) -> bool {
         match self.part_kind(part) {
             Ok(PartKind::Codes { partition }) => self.codes[partition as usize].is_some(),

@@ -19,7 +19,7 @@ mod sources;
 mod stream;
 mod turn;
 
-pub use config::{did_you_mean, ChatConfig, DEFAULT_SLOW_AFTER_MS, DEFAULT_STORAGE_KEY, DEFAULT_TIMEOUT_MS};
+pub use config::{did_you_mean, ChatConfig, DEFAULT_K, DEFAULT_SLOW_AFTER_MS, DEFAULT_STORAGE_KEY, DEFAULT_TIMEOUT_MS};
 pub use conversation::{
     AnswerKind, Conversation, Message, MessageError, MessageStatus, Role, StoredConversation, HISTORY_FOR_LLM,
     MAX_CONTENT_CHARS, MAX_MESSAGES, STORAGE_FORMAT_VERSION,

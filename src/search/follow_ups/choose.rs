@@ -21,9 +21,9 @@ pub struct FollowUp {
 }
 
 /// The suggestions among `candidates`, given the confidence of each one's search
-/// (`confidences[i]` for `candidates[i]`; a candidate without one was not searched and is not
-/// shown).
-pub fn choose(candidates: Vec<Candidate>, confidences: &[Confidence]) -> Vec<FollowUp> {
+/// (`confidences[i]` for `candidates[i]`; a candidate without one — its search failed, or it
+/// was not searched — is not shown).
+pub fn choose(candidates: Vec<Candidate>, confidences: &[Option<Confidence>]) -> Vec<FollowUp> {
     let rank = |c: Confidence| match c {
         Confidence::High | Confidence::Medium => 0,
         Confidence::Low => 1,
@@ -32,8 +32,12 @@ pub fn choose(candidates: Vec<Candidate>, confidences: &[Confidence]) -> Vec<Fol
     let mut answered: Vec<FollowUp> = candidates
         .into_iter()
         .zip(confidences)
-        .filter(|(_, c)| **c != Confidence::None)
-        .map(|(candidate, &confidence)| FollowUp { question: candidate.question, url: candidate.url, confidence })
+        .filter_map(|(candidate, confidence)| match confidence {
+            Some(confidence) if *confidence != Confidence::None => {
+                Some(FollowUp { question: candidate.question, url: candidate.url, confidence: *confidence })
+            }
+            _ => None,
+        })
         .collect();
     // Stable: among equals, the neighbours' order stands.
     answered.sort_by_key(|f| rank(f.confidence));

@@ -14,13 +14,13 @@ pub use neighbours::{cited_chunks, neighbour_window, neighbours, Neighbour, Rela
 pub use phrasing::{question_for, Phrasing};
 
 use crate::bundle::ChunkMeta;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Candidates searched per answer: a few more than are shown, as some are refused.
 pub const MAX_CANDIDATES: usize = 6;
 
 /// A question to search before it may be suggested, and the section it was made from.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "FollowUpCandidate"))]
 pub struct Candidate {
     pub question: String,

@@ -144,12 +144,13 @@ fn refused_candidates_are_never_chosen_and_high_or_medium_come_first() {
     let c = |q: &str| Candidate { question: q.into(), url: format!("/docs/{q}") };
     let got = choose(
         vec![c("a"), c("b"), c("c"), c("d"), c("e")],
-        &[Confidence::Low, Confidence::None, Confidence::Medium, Confidence::High, Confidence::Low],
+        &[Confidence::Low, Confidence::None, Confidence::Medium, Confidence::High, Confidence::Low].map(Some),
     );
     let questions: Vec<&str> = got.iter().map(|f| f.question.as_str()).collect();
     assert_eq!(questions, ["c", "d", "a"]);
     assert!(got.iter().all(|f| f.confidence != Confidence::None));
     // A candidate that was not searched is not shown.
-    assert_eq!(choose(vec![c("a"), c("b")], &[Confidence::High]).len(), 1);
-    assert!(choose(vec![c("a")], &[Confidence::None]).is_empty());
+    assert_eq!(choose(vec![c("a"), c("b")], &[Some(Confidence::High)]).len(), 1);
+    assert_eq!(choose(vec![c("a"), c("b")], &[None, Some(Confidence::Low)])[0].question, "b");
+    assert!(choose(vec![c("a")], &[Some(Confidence::None)]).is_empty());
 }

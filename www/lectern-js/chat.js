@@ -74,6 +74,8 @@ export class LecternChat {
   #k;
   #selectionOnly;
   #search = null;
+  /** The last answer's retrieval: its chunks' indices and scope, for its follow-ups. */
+  #answered = null;
 
   constructor(lectern, chat, k, selectionOnly) {
     this.#lectern = lectern;
@@ -137,6 +139,7 @@ export class LecternChat {
         const { code = "INDEX_UNAVAILABLE", message, suggestion, action, detail, technical } = e ?? {};
         retrievalError = { code, message, suggestion, action, detail, technical: technical ?? (typeof e?.code === "string" ? undefined : String(e?.message ?? e)) };
       }
+      this.#answered = { retrieved: (retrieval?.chunks ?? []).map((c) => c.index), filters };
       return await this.#chat.answer(asked, retrieval, retrievalError);
     } catch (e) {
       throw toLecternError(e);
@@ -153,6 +156,19 @@ export class LecternChat {
       .conversation()
       .messages.filter((m) => m.role === "user")
       .map((m) => m.content);
+  }
+
+  /**
+   * Up to three follow-up questions after `response` (the last answer) that the site answers:
+   * the core makes them from the neighbours of the sections it cited and keeps none the
+   * index would refuse. None after a refusal or an answer without sources.
+   * @param {import("./lectern-types.js").ChatResponse} response @param {{signal?: AbortSignal}} [options]
+   */
+  async followUps(response, { signal } = {}) {
+    const answered = this.#answered;
+    const cited = (response?.sources ?? []).map((s) => s.url);
+    if (!answered || !cited.length) return [];
+    return this.#lectern.followUps({ retrieved: answered.retrieved, cited, earlier: this.#earlierQuestions() }, { filters: answered.filters, signal });
   }
 
   stop() {

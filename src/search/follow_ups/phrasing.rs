@@ -54,6 +54,9 @@ const NAVIGATIONAL: [&str; 14] = [
     "key takeaways",
 ];
 
+/// Words a heading that is (nearly) a question starts with.
+const QUESTION_WORDS: [&str; 7] = ["what", "why", "when", "where", "which", "who", "how"];
+
 /// Verbs a docs heading starts with when it is an instruction ("Install the CLI").
 const VERBS: [&str; 52] = [
     "add",
@@ -157,8 +160,18 @@ fn by_shape(heading: &str, page: Option<&str>) -> String {
     let mut words = heading.split_whitespace();
     let first = words.next().unwrap_or_default();
     let rest: Vec<&str> = words.collect();
-    let rest = rest.join(" ");
     let lower = first.to_lowercase();
+    // A clause that starts with a question word is nearly a question already: "What a node
+    // is" → "What is a node?", "Why ROS 2" → "Why ROS 2?".
+    if QUESTION_WORDS.contains(&lower.as_str()) && lower != "how" {
+        return match rest.split_last() {
+            Some((verb, subject)) if ["is", "are", "does", "do"].contains(verb) && !subject.is_empty() => {
+                format!("{first} {verb} {}{in_page}?", subject.join(" "))
+            }
+            _ => format!("{heading}{in_page}?"),
+        };
+    }
+    let rest = rest.join(" ");
     if lower == "how" && rest.to_lowercase().starts_with("to ") {
         return format!("How do I {}{in_page}?", &rest[3..]);
     }

@@ -99,6 +99,8 @@ fn headings_become_questions_by_their_shape() {
     assert_eq!(q(&["P", "Running tests in parallel"]).as_deref(), Some("How do I run tests in parallel?"));
     assert_eq!(q(&["P", "How to mock a module"]).as_deref(), Some("How do I mock a module?"));
     assert_eq!(q(&["P", "Why is my test slow?"]).as_deref(), Some("Why is my test slow?"));
+    assert_eq!(q(&["P", "What a node is"]).as_deref(), Some("What is a node?"));
+    assert_eq!(q(&["P", "Why ROS 2"]).as_deref(), Some("Why ROS 2?"));
     assert_eq!(q(&["P", "`--watch`"]).as_deref(), Some("What does --watch do?"));
     assert_eq!(q(&["P", "testTimeout"]).as_deref(), Some("What does testTimeout do?"));
     assert_eq!(q(&["P", "2.1 Inverse kinematics"]).as_deref(), Some("What is Inverse kinematics?"));

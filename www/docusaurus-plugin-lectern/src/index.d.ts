@@ -33,6 +33,8 @@ export interface Options extends ChatOptionsInput {
   shortcut?: boolean;
   /** The "Ask about this" button on text selected in a docs page. Default true. */
   askAboutSelection?: boolean;
+  /** Up to three follow-up questions the site answers, as buttons under each answer (default true). */
+  followUpSuggestions?: boolean;
   /** How the panel is opened besides Ctrl+I and the search box's "Ask AI": a floating button
    * ("floating", default; `position` and offsets in pixels from that corner), a button in
    * the navbar beside the search box ("navbar"), or neither ("none"). */
@@ -123,6 +125,7 @@ export interface ClientOptions {
   welcome: string | null;
   shortcut: boolean;
   askAboutSelection: boolean;
+  followUpSuggestions: boolean;
   /** How a docs page links its Markdown twin: its URL plus `fileSuffix` (or `folderSuffix`
    * when it ends with a slash), for the docs versions listed per docs plugin id; null when
    * no twins were written. */

@@ -17,6 +17,8 @@ const DEFAULT_OPTIONS = Object.freeze({
   welcome: null,
   shortcut: true,
   askAboutSelection: true,
+  // Up to three follow-up questions the site answers, as buttons under each answer.
+  followUpSuggestions: true,
   // "floating" (a corner button), "navbar" (beside the search box), "none", or
   // {type: "floating", position, offsetX, offsetY}.
   launcher: "floating",
@@ -152,6 +154,7 @@ function normalizeOptions(input = {}) {
   out.welcome = checkString(o, "welcome");
   out.shortcut = checkBoolean(o, "shortcut");
   out.askAboutSelection = checkBoolean(o, "askAboutSelection");
+  out.followUpSuggestions = checkBoolean(o, "followUpSuggestions");
   out.searchBar = checkBoolean(o, "searchBar");
   // The page comes with the search box unless the site says otherwise.
   out.searchPagePath = checkSearchPagePath(given.searchPagePath !== undefined ? given.searchPagePath : out.searchBar && DEFAULT_OPTIONS.searchPagePath);
@@ -250,6 +253,7 @@ function clientOptions(options, { bundleUrl, runtimeUrl, searchPageUrl = null },
     welcome: options.welcome,
     shortcut: options.shortcut,
     askAboutSelection: options.askAboutSelection,
+    followUpSuggestions: options.followUpSuggestions,
     markdownTwins,
     launcher: options.launcher,
     searchBar: options.searchBar,

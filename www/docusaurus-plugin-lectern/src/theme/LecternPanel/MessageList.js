@@ -4,6 +4,7 @@
 // unless the reader has scrolled up.
 import React, { useEffect, useRef } from 'react';
 import Message from '@theme/LecternPanel/Message';
+import FollowUps from './FollowUps';
 import { strings } from './strings';
 import { emit } from '../LecternWidget/events';
 
@@ -49,7 +50,8 @@ function Welcome({ config, selection, onAsk, disabled, reason }) {
  * chat layer's fixed texts), feedback (message id → rating), offline (the browser is offline)
  * offlinePending and networkActions (the core's words for an action that waits for the
  * network, and which actions do), pending (the
- * last answer will be asked again once back online), onRate(message, rating), onAsk(question),
+ * last answer will be asked again once back online), followUps (the questions suggested under
+ * the last answer, or null), onRate(message, rating), onAsk(question), onFollowUp(question),
  * onRetry(), onNavigate().
  * @param {{
  *   open: boolean,
@@ -65,13 +67,15 @@ function Welcome({ config, selection, onAsk, disabled, reason }) {
  *   pending: boolean,
  *   texts?: {refusalSuggestion?: string, slow?: string},
  *   feedback: Record<string, 'up' | 'down'>,
+ *   followUps?: {messageId: string, items: import('lectern/chat').FollowUp[]} | null,
+ *   onFollowUp?: (question: string) => void,
  *   onRate: (message: import('lectern/chat').Message, rating: 'up' | 'down' | null) => void,
  *   onAsk: (question: string) => void,
  *   onRetry: () => void,
  *   onNavigate: () => void,
  * }} props
  */
-export default function MessageList({ open, config, messages, live, busy, welcomeBlocked, selection, texts, feedback, offline, offlinePending, networkActions, pending, onRate, onAsk, onRetry, onNavigate }) {
+export default function MessageList({ open, config, messages, live, busy, welcomeBlocked, selection, texts, feedback, offline, offlinePending, networkActions, pending, followUps = null, onFollowUp, onRate, onAsk, onRetry, onNavigate }) {
   const s = strings();
   const list = useRef(/** @type {HTMLDivElement | null} */ (null));
   const stick = useRef(true);
@@ -87,7 +91,8 @@ export default function MessageList({ open, config, messages, live, busy, welcom
     streaming.current = Boolean(live);
     const el = list.current;
     if (el && stick.current) el.scrollTop = el.scrollHeight;
-  }, [messages, live, open]);
+    // Suggestions arriving under the last answer come into view too.
+  }, [messages, live, open, followUps]);
 
   // A status line that comes or goes above (offline, the model's state) resizes the list:
   // the newest text stays in view.
@@ -127,6 +132,7 @@ export default function MessageList({ open, config, messages, live, busy, welcom
           onNavigate={onNavigate}
         />
       ))}
+      {!live && followUps && last?.id === followUps.messageId && <FollowUps items={followUps.items} disabled={busy} onAsk={onFollowUp ?? onAsk} />}
       {orphan && (
         <Message
           message={{ id: 'lectern-orphan', role: 'assistant', content: '', status: 'error', error: { message: s.errorTitle, suggestion: '' } }}

@@ -61,7 +61,11 @@ export default function LecternPanel({ open, onClose, config, request }) {
   const session = getSession(config);
   const state = useSyncExternalStore(session.subscribe, session.getState, session.getState);
   const [persona, choosePersona] = usePersona(config);
-  const { runtime, messages, live, busy, retrying, error, clearError, notice, dismissNotice, announce, ask, stop, newConversation } = useAnswerStream({ session, persona });
+  const { runtime, messages, live, busy, retrying, error, clearError, notice, dismissNotice, announce, followUps, ask, stop, newConversation } = useAnswerStream({
+    session,
+    persona,
+    followUps: config.followUpSuggestions !== false,
+  });
   const { feedback, rate, reset: resetFeedback } = useFeedback(messages, runtime?.chat.conversation.id ?? null);
   const [input, setInput] = useState('');
   const [selection, setSelection] = useState(/** @type {string | null} */ (null));
@@ -103,6 +107,15 @@ export default function LecternPanel({ open, onClose, config, request }) {
     return () => cancelAnimationFrame(id);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- a request is handled once, when it arrives: `ask` and `scope` change as the answer streams and the reader moves
   }, [open, request, clearError]);
+
+  /** Asks a suggested follow-up: a question of the conversation, about the site (not the
+   * selection, if one is still quoted). */
+  const askFollowUp = useCallback(
+    (/** @type {string} */ question) => {
+      if (ask({ question, filters })) lastAsked.current = Date.now();
+    },
+    [ask, filters],
+  );
 
   /** Sends the question (about the selection, if one is quoted) or retries the last one. */
   const send = useCallback(
@@ -220,6 +233,8 @@ export default function LecternPanel({ open, onClose, config, request }) {
         offlinePending={config.messages.offlinePending}
         networkActions={config.messages.networkActions}
         pending={pending && !online}
+        followUps={followUps}
+        onFollowUp={askFollowUp}
         onRate={rate}
         onAsk={send}
         onRetry={retryLast}

@@ -18,6 +18,7 @@ export function strings() {
       message: 'Ask a question about this site. Answers come from its pages, with numbered links to the sections they use.',
     }),
     starters: translate({ id: 'lectern.welcome.starters', message: 'Try asking', description: 'Heading above the starter questions' }),
+    followUps: translate({ id: 'lectern.followUps.title', message: 'Ask next', description: 'Heading above the follow-up questions suggested under an answer' }),
     placeholder: translate({ id: 'lectern.composer.placeholder', message: 'Ask a question…' }),
     placeholderSelection: translate({ id: 'lectern.composer.placeholderSelection', message: 'Ask about the selected text…' }),
     inputLabel: translate({ id: 'lectern.composer.label', message: 'Your question' }),

@@ -22,9 +22,11 @@ import { emit } from '../LecternWidget/events';
  */
 
 /**
- * @param {{session: import('./session').Session, persona: string}} options
+ * `followUps`: after each answer, ask the chat layer for the follow-up questions the site
+ * answers (the plugin's `followUpSuggestions`).
+ * @param {{session: import('./session').Session, persona: string, followUps?: boolean}} options
  */
-export default function useAnswerStream({ session, persona }) {
+export default function useAnswerStream({ session, persona, followUps: suggest = true }) {
   const s = strings();
   // The runtime once `session` is ready (null before, and at once when the session changes).
   const [loaded, setLoaded] = useState(/** @type {{session: import('./session').Session, runtime: import('./session').Runtime} | null} */ (null));
@@ -36,6 +38,8 @@ export default function useAnswerStream({ session, persona }) {
   const [error, setError] = useState(/** @type {{code?: string, message: string, suggestion: string} | null} */ (null));
   const [notice, setNotice] = useState(/** @type {string | null} */ (null));
   const [announce, setAnnounce] = useState('');
+  // The follow-up questions under the answer `messageId` (the last one), once chosen.
+  const [followUps, setFollowUps] = useState(/** @type {{messageId: string, items: import('lectern/chat').FollowUp[]} | null} */ (null));
   const controller = useRef(/** @type {AbortController | null} */ (null));
 
   const sync = useCallback((/** @type {import('./session').Runtime} */ rt) => setMessages(rt.chat.conversation.messages), []);
@@ -71,6 +75,7 @@ export default function useAnswerStream({ session, persona }) {
       const mode = !retry && selection ? 'selected' : 'global';
       if (!retry && !text) return null;
       setError(null);
+      setFollowUps(null);
       setBusy(true);
       const abort = new AbortController();
       controller.current = abort;
@@ -137,6 +142,13 @@ export default function useAnswerStream({ session, persona }) {
             status: response.status,
             mode: response.mode_used,
           });
+          if (suggest && message.id) {
+            // Searched after the answer, so they never hold it up; a newer question drops them.
+            rt.chat.followUps(response, { signal: abort.signal }).then(
+              (items) => !abort.signal.aborted && setFollowUps({ messageId: message.id, items }),
+              () => {},
+            );
+          }
           return 'answered';
         } catch (e) {
           const after = rt.chat.conversation.messages.length;
@@ -160,7 +172,7 @@ export default function useAnswerStream({ session, persona }) {
         }
       })();
     },
-    [busy, persona, session, sync, s],
+    [busy, persona, session, sync, s, suggest],
   );
 
   /** Stops the answer being streamed; what has arrived stays. */
@@ -176,6 +188,7 @@ export default function useAnswerStream({ session, persona }) {
       sync(runtime);
     }
     setError(null);
+    setFollowUps(null);
     setAnnounce('');
     emit('new-conversation');
   }, [runtime, sync]);
@@ -183,5 +196,5 @@ export default function useAnswerStream({ session, persona }) {
   const clearError = useCallback(() => setError(null), []);
   const dismissNotice = useCallback(() => setNotice(null), []);
 
-  return { runtime, messages, live, busy, retrying, error, clearError, notice, dismissNotice, announce, ask, stop, newConversation };
+  return { runtime, messages, live, busy, retrying, error, clearError, notice, dismissNotice, announce, followUps, ask, stop, newConversation };
 }

@@ -17,7 +17,7 @@ export default function FollowUps({ items, disabled, onAsk }) {
       <p className="lectern-follow-ups__title" id={titleId}>
         {s.followUps}
       </p>
-      <ul className="lectern-starters">
+      <ul className="lectern-follow-ups__list">
         {items.map((item) => (
           <li key={item.question}>
             <button type="button" className="lectern-chip lectern-follow-up" disabled={disabled} onClick={() => onAsk(item.question)}>

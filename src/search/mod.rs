@@ -9,6 +9,8 @@ mod confidence;
 mod conversation;
 #[cfg(feature = "search")]
 mod error;
+#[cfg(feature = "search")]
+pub mod follow_ups;
 mod fusion;
 #[cfg(feature = "search")]
 pub mod fusion_model;

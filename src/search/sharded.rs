@@ -361,6 +361,13 @@ impl ShardedSearch {
         out
     }
 
+    /// The files still needed for the metadata (not the text) of chunks `indices`: catalog
+    /// pages first, then metadata files. What follow-up suggestions read of a cited chunk's
+    /// neighbours.
+    pub fn files_for_chunk_metas(&self, indices: &[u32]) -> Vec<NeededFile> {
+        self.files_for_chunks(indices).into_iter().filter(|f| f.part != Part::Text).collect()
+    }
+
     /// Verifies and attaches one fetched file. Attaching a part twice is a no-op.
     pub fn attach(&mut self, part: Part, id: usize, bytes: &[u8]) -> Result<(), ShardedError> {
         let files = &self.reader.manifest().files;

@@ -17,7 +17,8 @@ use super::convert::{from_js, to_js};
 use super::errors::{bundle_error, invalid_error, js_error, search_error};
 use super::results::{Hit, JsSearchOptions, SearchResults, VectorQuery};
 use crate::query::{self, Mode};
-use crate::search::{in_context_query, FollowUpOptions, Part, SearchMode, ShardedError, ShardedSearch};
+use crate::search::follow_ups;
+use crate::search::{in_context_query, Confidence, FollowUpOptions, Part, SearchMode, ShardedError, ShardedSearch};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -239,6 +240,45 @@ impl Retriever {
         let no_earlier: [&str; 0] = [];
         let results = self.run(&combined, &no_earlier, &options, vector, None)?;
         to_js(&SearchResults { mode: Mode::Selected, question, selection: Some(selection), ..results })
+    }
+
+    /// Follow-up suggestions, step 1: the files still needed (catalog pages first, then
+    /// metadata shards; ask again after attaching) to know the neighbours of the sections an
+    /// answer cited. `retrieved`: the answer's retrieved chunks (`index` of each, in rank
+    /// order); `cited`: the URLs of its sources.
+    #[wasm_bindgen(js_name = followUpFiles, unchecked_return_type = "NeededFile[]")]
+    pub fn follow_up_files(&self, retrieved: &[u32], cited: Vec<String>) -> Result<JsValue, JsError> {
+        let search = self.inner.search_ref().ok_or_else(not_loaded)?;
+        let cited = follow_ups::cited_chunks(retrieved, &cited, |i| self.inner.chunk(i));
+        to_js(&self.inner.files_for_chunk_metas(&follow_ups::neighbour_window(&cited, search.len())))
+    }
+
+    /// Step 2: the questions to search (each as a follow-up after `earlier`, the conversation's
+    /// questions, the answered one last) before any is suggested.
+    #[wasm_bindgen(js_name = followUpCandidates, unchecked_return_type = "FollowUpCandidate[]")]
+    pub fn follow_up_candidates(
+        &self,
+        retrieved: &[u32],
+        cited: Vec<String>,
+        earlier: Vec<String>,
+    ) -> Result<JsValue, JsError> {
+        let search = self.inner.search_ref().ok_or_else(not_loaded)?;
+        let chunk = |i| self.inner.chunk(i);
+        let cited = follow_ups::cited_chunks(retrieved, &cited, chunk);
+        to_js(&follow_ups::candidates(&cited, chunk, search.len(), &earlier, follow_ups::Phrasing::SHIPPED))
+    }
+
+    /// Step 3: the suggestions to show, given each candidate's search confidence (in order;
+    /// `null` where its search failed): never one the index would refuse.
+    #[wasm_bindgen(js_name = chooseFollowUps, unchecked_return_type = "FollowUp[]")]
+    pub fn choose_follow_ups(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "FollowUpCandidate[]")] candidates: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "(Confidence | null)[]")] confidences: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let candidates: Vec<follow_ups::Candidate> = from_js(candidates)?;
+        let confidences: Vec<Option<Confidence>> = from_js(confidences)?;
+        to_js(&follow_ups::choose(candidates, &confidences))
     }
 
     /// The chunk shard (index over all chunk shards) that holds chunk `chunk`, once its

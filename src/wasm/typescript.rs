@@ -14,6 +14,7 @@ use crate::advice::{Action, OFFLINE, TABLE};
 use crate::bundle::Manifest;
 use crate::chat::{AskRequest, ChatConfig, ChatErrorCode, ChatEvent, ChatRules, Conversation};
 use crate::loading::{LoadState, Phase};
+use crate::search::follow_ups::{Candidate, FollowUp};
 use crate::search::NeededFile;
 use crate::usage::UsageEvent;
 use std::any::TypeId;
@@ -39,6 +40,8 @@ fn roots(out: &mut Declarations) {
     out.visit::<SearchResults>();
     out.visit::<VectorQuery>();
     out.visit::<NeededFile>();
+    out.visit::<Candidate>();
+    out.visit::<FollowUp>();
     out.visit::<Manifest>();
     out.visit::<UsageEvent>();
 }

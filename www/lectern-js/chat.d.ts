@@ -6,7 +6,7 @@
 // lectern-types.d.ts, generated from the Rust types by scripts/build-pkg.sh: this file only
 // declares the API around them.
 import type { Lectern, LecternErrorInit, QueryOptions } from "./index.js";
-import type { ChatConfig, ChatErrorCode, ChatEvent, ChatResponse, ChatRules, Conversation, AskRequest, ReaderAction } from "./lectern-types.js";
+import type { ChatConfig, ChatErrorCode, ChatEvent, ChatResponse, ChatRules, Conversation, AskRequest, FollowUp, ReaderAction } from "./lectern-types.js";
 
 export type {
   AnswerKind,
@@ -24,6 +24,7 @@ export type {
   ChatStatus,
   Confidence,
   Conversation,
+  FollowUp,
   Message,
   MessageError,
   MessageStatus,
@@ -105,6 +106,9 @@ export declare class LecternChat {
   ask(request: AskRequest, options?: AskOptions): Promise<ChatResponse>;
   /** Asks the last question again after an error or a stop; that exchange is replaced. */
   retry(options?: AskOptions): Promise<ChatResponse>;
+  /** Up to three follow-up questions after `response` (the last answer) that the site
+   * answers — none the index would refuse; none after a refusal. A click asks one with ask(). */
+  followUps(response: ChatResponse, options?: { signal?: AbortSignal }): Promise<FollowUp[]>;
   /** Stops the current answer, keeping what has arrived. */
   stop(): void;
   /** Clears the conversation (and its stored copy). */

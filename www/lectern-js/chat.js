@@ -76,6 +76,8 @@ export class LecternChat {
   #k;
   #selectionOnly;
   #search = null;
+  /** The last answer's retrieval: its chunks' indices and scope, for its follow-ups. */
+  #answered = null;
 
   constructor(lectern, chat, k, selectionOnly) {
     this.#lectern = lectern;
@@ -142,6 +144,7 @@ export class LecternChat {
         const { code = "INDEX_UNAVAILABLE", message, suggestion, action, detail, technical } = e ?? {};
         retrievalError = { code, message, suggestion, action, detail, technical: technical ?? (typeof e?.code === "string" ? undefined : String(e?.message ?? e)) };
       }
+      this.#answered = { retrieved: (retrieval?.chunks ?? []).map((c) => c.index), filters, partial: Boolean(retrieval?.partial) };
       return await this.#chat.answer(asked, retrieval, retrievalError, typeof turnstile === "string" && turnstile ? turnstile : undefined);
     } catch (e) {
       throw toLecternError(e);
@@ -158,6 +161,22 @@ export class LecternChat {
       .conversation()
       .messages.filter((m) => m.role === "user")
       .map((m) => m.content);
+  }
+
+  /**
+   * Up to three follow-up questions after `response` (the last answer) that the site answers:
+   * the core makes them from the neighbours of the sections it cited and keeps none the
+   * index would refuse. None after a refusal, an answer without sources, or a search that
+   * went without part of the index.
+   * @param {import("./lectern-types.js").ChatResponse} response @param {{signal?: AbortSignal}} [options]
+   */
+  async followUps(response, { signal } = {}) {
+    const answered = this.#answered;
+    const cited = (response?.sources ?? []).map((s) => s.url);
+    // After a search that went without part of the index (it failed to load), none: each
+    // candidate's search would fetch that part again.
+    if (!answered || answered.partial || !cited.length) return [];
+    return this.#lectern.followUps({ retrieved: answered.retrieved, cited, earlier: this.#earlierQuestions() }, { filters: answered.filters, signal });
   }
 
   stop() {

@@ -5,6 +5,7 @@ import type {
   ChatErrorCode,
   ChunkMeta,
   Confidence,
+  FollowUp,
   LecternErrorCode,
   ProgressPhase,
   QueryMode,
@@ -13,7 +14,7 @@ import type {
   SearchOptions as WasmSearchOptions,
 } from "./lectern-types.js";
 
-export type { ChunkMeta, Confidence, LecternErrorCode, ProgressPhase, QueryMode, ReaderAction, SearchMode } from "./lectern-types.js";
+export type { ChunkMeta, Confidence, FollowUp, LecternErrorCode, ProgressPhase, QueryMode, ReaderAction, SearchMode } from "./lectern-types.js";
 
 export interface LecternErrorInit {
   /** A chat error (chat.js) carries a ChatErrorCode. */
@@ -94,6 +95,21 @@ export interface OpenOptions {
 
 export interface QueryOptions extends Omit<WasmSearchOptions, "selectionOnly"> {
   /** Aborting rejects the query with ABORTED. */
+  signal?: AbortSignal;
+}
+
+/** What `followUps` is told of an answer. */
+export interface FollowUpRequest {
+  /** The `index` of each chunk its retrieval returned, in rank order. */
+  retrieved: number[];
+  /** The URLs of its sources. */
+  cited: string[];
+  /** The conversation's questions, oldest first, the answered one last. */
+  earlier: string[];
+}
+
+export interface FollowUpOptions extends Pick<WasmSearchOptions, "filters"> {
+  /** Aborting rejects the call with ABORTED. */
   signal?: AbortSignal;
 }
 
@@ -215,6 +231,10 @@ export declare class Lectern {
    * edit away: `expandWords`), semantic ones appended after a pause once the model is there. Has its own query slot: a newer searchAsYouType
    * supersedes it, a search (or the chat's retrieval) does not. */
   searchAsYouType(query: string, options?: TypeaheadOptions): Promise<TypeaheadResults>;
+  /** Up to three follow-up questions after an answer that the index answers (never one it
+   * would refuse), from the neighbours of the sections the answer cited. Has its own query
+   * slot: a newer followUps supersedes it. */
+  followUps(answer: FollowUpRequest, options?: FollowUpOptions): Promise<FollowUp[]>;
   whenHybrid(): Promise<void>;
   loadModel(): Promise<void>;
   embed(text: string): Promise<Float32Array>;

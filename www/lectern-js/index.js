@@ -89,6 +89,19 @@ export class Lectern {
   }
 
   /**
+   * Up to three follow-up questions after an answer, which the index answers (never one it
+   * would refuse): made by the core from the neighbours of the sections the answer cited.
+   * `retrieved`: the answer's retrieved chunks' `index`; `cited`: its sources' URLs;
+   * `earlier`: the conversation's questions, the answered one last. Options: filters, signal.
+   * It has a query slot of its own: a newer followUps supersedes it (ABORTED).
+   */
+  followUps({ retrieved = [], cited = [], earlier = [] } = {}, options = {}) {
+    const { signal, ...rest } = options ?? {};
+    const payload = { retrieved: Array.from(retrieved, Number), cited: Array.from(cited, String), earlier: Array.from(earlier, String), options: rest };
+    return this.#runQuery("followUps", signal, (request) => request("followUps", payload));
+  }
+
+  /**
    * A search box's query, as the reader types it (typeahead.js): keyword results at once
    * (searched with expandWords: "dock" finds "docker", "dcoker" too), grouped by page, with snippets and the ranges of the query's words to highlight; then,
    * when semantic search works and the reader pauses, the sections found by meaning appended

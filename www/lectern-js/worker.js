@@ -1,5 +1,5 @@
 // The Lectern worker: owns the wasm core and every download. The page talks to it only
-// through index.js, over rpc.js (requests: open, search, searchSelection, embed, loadModel,
+// through index.js, over rpc.js (requests: open, search, searchSelection, followUps, embed, loadModel,
 // crashForTesting; events: the page's compiled core module in, progress out). Nothing here
 // touches the DOM, and nothing here blocks the page. The model loads in model-load.js.
 
@@ -114,8 +114,9 @@ function retrievedChunk(hit) {
 }
 
 /** A search (`selected`: searchSelection). Stops between steps once `signal` says the page
- * gave up on it (a newer search superseded it, or the reader aborted). */
-async function search(msg, signal, selected) {
+ * gave up on it (a newer search superseded it, or the reader aborted). `withChunks` false:
+ * the results' metadata and text are not fetched (only the confidence is wanted). */
+async function search(msg, signal, selected, withChunks = true) {
   const cancelled = () => {
     if (signal.aborted) throw codedError("ABORTED", "The search was superseded by a newer one", "SUPERSEDED");
   };
@@ -150,7 +151,7 @@ async function search(msg, signal, selected) {
   const found = inWasm(() =>
     selected ? r.searchSelection(msg.selection, msg.question, msg.options, vector) : r.search(msg.question, msg.options, vector, contextVector),
   );
-  if (found.missing.length) {
+  if (found.missing.length && withChunks) {
     // The chunk shards of the results: their metadata and text.
     const indices = Uint32Array.from(found.hits.map((hit) => hit.index));
     const failures = [];
@@ -187,11 +188,40 @@ async function search(msg, signal, selected) {
   };
 }
 
+/**
+ * Follow-up suggestions after an answer (the core decides each step): fetch the metadata of the
+ * cited sections' neighbours, search each candidate question as the follow-up a click would
+ * ask (after `earlier`), and return the ones the core chooses — never one it would refuse.
+ * `retrieved`: the answer's chunk indices; `cited`: its sources' URLs.
+ */
+async function followUps(msg, signal) {
+  const r = state.retriever;
+  if (!r) throw codedError("INDEX_UNAVAILABLE", "The search index is not loaded", "NOT_LOADED");
+  const retrieved = Uint32Array.from(msg.retrieved ?? []);
+  const cited = (msg.cited ?? []).map(String);
+  const earlier = (msg.earlier ?? []).map(String);
+  await fetchParts(() => r.followUpFiles(retrieved, cited), "TEXT_UNAVAILABLE", []);
+  const candidates = inWasm(() => r.followUpCandidates(retrieved, cited, earlier));
+  const confidences = [];
+  for (const candidate of candidates) {
+    try {
+      const found = await search({ question: candidate.question, options: { ...msg.options, k: 1, earlier } }, signal, false, false);
+      // A search that went without part of the index is not one to trust for a suggestion.
+      confidences.push(found.partial ? null : found.confidence);
+    } catch (e) {
+      if (signal.aborted) throw e;
+      confidences.push(null);
+    }
+  }
+  return inWasm(() => r.chooseFollowUps(candidates, confidences));
+}
+
 const server = serve(
   {
     open: ({ options }) => open(options),
     search: (msg, { signal }) => searchThenModel(msg, signal, false),
     searchSelection: (msg, { signal }) => searchThenModel(msg, signal, true),
+    followUps: (msg, { signal }) => followUps(msg, signal),
     embed: async ({ text }) => move(await embedText(text)),
     async loadModel() {
       if (!state.retriever) throw codedError("INDEX_UNAVAILABLE", "The search index is not loaded", "NOT_LOADED");

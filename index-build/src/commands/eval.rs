@@ -3,11 +3,12 @@
 
 use super::dense_parts_args::DensePartsArg;
 use super::CommandResult;
-use crate::eval::{questions, AskedFrom, Evaluator, Outcome, Split, Summary};
+use crate::eval::{follow_ups, questions, AskedFrom, Evaluator, Outcome, Split, Summary};
 use crate::index::{build_bundle, ShardSizes};
 use lectern::bundle::{load_dir, DenseParts, LoadedBundle, MANIFEST_FILE};
 use lectern::embed::{Embedder, ModelFiles, ModelVariant};
 use lectern::lexical::{Bm25Params, IndexOptions};
+use lectern::search::follow_ups::Phrasing;
 use lectern::search::{FollowUpOptions, Fusion, HybridSearch, PageBoost, SearchMode, SearchOptions};
 use std::path::{Path, PathBuf};
 
@@ -45,6 +46,11 @@ pub struct EvalArgs {
     /// boosts its sections.
     #[arg(long, value_enum, default_value_t = AskedFrom::None)]
     asked_from: AskedFrom,
+    /// Measure the follow-up suggestions instead (every heading-to-question rule, in keyword
+    /// and hybrid search, or the one `--mode` names): suggestions per answer, the share the
+    /// index answers at high or medium confidence, the share of candidates refused.
+    #[arg(long)]
+    follow_ups: bool,
     /// Model folder, used when the bundle does not carry the model.
     #[arg(long, default_value_os_t = ModelFiles::default_dir())]
     model_dir: PathBuf,
@@ -225,6 +231,13 @@ pub fn run(args: EvalArgs) -> CommandResult {
         ModeArg::Hybrid => &[SearchMode::Hybrid],
         ModeArg::All => &[SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid],
     };
+    if args.follow_ups {
+        let modes: &[SearchMode] = match args.mode {
+            ModeArg::All => &[SearchMode::Lexical, SearchMode::Hybrid],
+            _ => modes,
+        };
+        return print_follow_ups(&mut evaluator, &all, modes, &options, &args.target);
+    }
     if let Some(path) = &args.dump_candidates {
         let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let mut out = std::io::BufWriter::new(file);
@@ -336,6 +349,53 @@ fn cache_dir() -> PathBuf {
         Some(dir) => PathBuf::from(dir),
         None => std::env::var_os("HOME").map_or_else(std::env::temp_dir, PathBuf::from).join(".cache/lectern"),
     }
+}
+
+/// `--follow-ups`: the figures of every rule in every mode, one row each.
+fn print_follow_ups(
+    evaluator: &mut Evaluator,
+    questions: &[crate::eval::questions::Question],
+    modes: &[SearchMode],
+    options: &SearchOptions,
+    target: &Path,
+) -> CommandResult {
+    println!("{} follow-up suggestions", target.display());
+    println!(
+        "{:<17} {:<8} {:>7} {:>10} {:>8} {:>8} {:>10} {:>11} {:>10} {:>8} {:>5}",
+        "rule",
+        "mode",
+        "answers",
+        "candidates",
+        "refused",
+        "ref.alone",
+        "shown/ans",
+        "high|medium",
+        "h|m alone",
+        "landing",
+        "none"
+    );
+    for &mode in modes {
+        for phrasing in Phrasing::ALL {
+            let f = follow_ups::measure(evaluator, questions, mode, options, phrasing)?;
+            let shipped = if phrasing == Phrasing::SHIPPED { " (shipped)" } else { "" };
+            println!(
+                "{:<17} {:<8} {:>7} {:>10} {:>8.3} {:>8.3} {:>10.2} {:>11.3} {:>10.3} {:>8.3} {:>5}{shipped}",
+                f.phrasing,
+                f.mode,
+                f.answers,
+                f.candidates,
+                f.refused_share(),
+                f.refused_alone_share(),
+                f.per_answer(),
+                f.high_or_medium_share(),
+                f.high_or_medium_alone_share(),
+                f.landing_share(),
+                f.answers_without,
+            );
+        }
+    }
+    println!("(refused: share of candidates the index refuses as the follow-up a click asks, before filtering; ref.alone: asked without the conversation; shown/ans: suggestions shown per answer; high|medium: share of shown ones the index answers at high or medium confidence as that follow-up; h|m alone: asked alone; landing: share of shown ones whose search alone ranks their own section in the top 3; none: answers with no suggestion)");
+    Ok(())
 }
 
 fn print_report(report: &Report) {

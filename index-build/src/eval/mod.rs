@@ -2,6 +2,7 @@
 //! and the metrics `lectern eval` reports.
 
 pub mod candidates;
+pub mod follow_ups;
 mod metrics;
 #[cfg(test)]
 mod option_tests;

@@ -39,6 +39,8 @@ export interface Options extends ChatOptionsInput {
    * (public) site key. `scriptUrl`: a stand-in for Cloudflare's api.js, for tests and
    * self-hosting (default Cloudflare's). Default null: no check. */
   turnstile?: { siteKey: string; scriptUrl?: string } | null;
+  /** Up to three follow-up questions the site answers, as buttons under each answer (default true). */
+  followUpSuggestions?: boolean;
   /** How the panel is opened besides Ctrl+I and the search box's "Ask AI": a floating button
    * ("floating", default; `position` and offsets in pixels from that corner), a button in
    * the navbar beside the search box ("navbar"), or neither ("none"). */
@@ -147,6 +149,8 @@ export interface ClientOptions {
   askAboutSelection: boolean | { label: string };
   /** Absent when the site has no Turnstile check. */
   turnstile?: { siteKey: string; scriptUrl: string };
+  /** Absent unless false (every page carries these options). */
+  followUpSuggestions?: false;
   /** How a docs page links its Markdown twin: its URL plus `fileSuffix` (or `folderSuffix`
    * when it ends with a slash), for the docs versions listed per docs plugin id; null when
    * no twins were written. */

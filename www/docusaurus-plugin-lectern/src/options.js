@@ -20,6 +20,8 @@ const DEFAULT_OPTIONS = Object.freeze({
   askAboutSelection: true,
   // The site's proxy checks Cloudflare Turnstile: {siteKey, scriptUrl?}. null: no check.
   turnstile: null,
+  // Up to three follow-up questions the site answers, as buttons under each answer.
+  followUpSuggestions: true,
   // "floating" (a corner button), "navbar" (beside the search box), "none", or
   // {type: "floating", position, offsetX, offsetY}.
   launcher: "floating",
@@ -207,6 +209,7 @@ function normalizeOptions(input = {}) {
   out.shortcut = checkBoolean(o, "shortcut");
   out.askAboutSelection = checkAskAboutSelection(o.askAboutSelection);
   out.turnstile = checkTurnstile(o.turnstile);
+  out.followUpSuggestions = checkBoolean(o, "followUpSuggestions");
   out.searchBar = checkBoolean(o, "searchBar");
   // The page comes with the search box unless the site says otherwise.
   out.searchPagePath = checkSearchPagePath(given.searchPagePath !== undefined ? given.searchPagePath : out.searchBar && DEFAULT_OPTIONS.searchPagePath);
@@ -320,6 +323,8 @@ function clientOptions(options, { bundleUrl, runtimeUrl, searchPageUrl = null },
     // Only what is on (every page carries these): true for the button with its usual label.
     askAboutSelection: options.askAboutSelection && (options.askAboutSelection.label ? options.askAboutSelection : true),
     ...(options.turnstile && { turnstile: options.turnstile }),
+    // Absent unless turned off (the panel reads `!== false`).
+    ...(options.followUpSuggestions === false && { followUpSuggestions: false }),
     markdownTwins,
     launcher: options.launcher,
     searchBar: options.searchBar,

@@ -26,6 +26,8 @@ test("defaults: all the core's personas, the widget's conveniences on, chat opti
   assert.equal(o.shortcut, true);
   assert.deepEqual(o.askAboutSelection, { label: null });
   assert.equal(o.turnstile, null);
+  assert.equal(o.followUpSuggestions, true);
+  assert.equal(applyCoreRules(validateOptions({ options: { followUpSuggestions: false } }), rules).followUpSuggestions, false);
   assert.deepEqual(o.chat, {});
   assert.deepEqual(o.limits, { questionMaxChars: 1000, selectionMinChars: 10, selectionMaxChars: 5000 });
   for (const name of Object.keys(DEFAULT_OPTIONS)) assert.ok(name in o, name);

@@ -4,6 +4,7 @@
 // unless the reader has scrolled up.
 import React, { useEffect, useRef } from 'react';
 import Message from '@theme/LecternPanel/Message';
+import FollowUps from './FollowUps';
 import { strings } from './strings';
 import { emit } from '../LecternWidget/events';
 import { questionLink } from './page';
@@ -72,8 +73,10 @@ function Welcome({ config, selection, onAsk, onAskPage, disabled, reason }) {
  * chat layer's fixed texts), feedback (message id → rating), offline (the browser is offline)
  * offlinePending and networkActions (the core's words for an action that waits for the
  * network, and which actions do), pending (the
- * last answer will be asked again once back online), onRate(message, rating), onAsk(question),
- * onRetry(), onNavigate(), onCite(message, n) (a citation of an answer was followed).
+ * last answer will be asked again once back online), followUps (the questions suggested under
+ * the last answer, or null), onRate(message, rating, reason?), onAsk(question),
+ * onFollowUp(question), onRetry(), onNavigate(), onCite(message, n) (a citation of an answer
+ * was followed).
  * @param {{
  *   open: boolean,
  *   config: import('docusaurus-plugin-lectern').ClientOptions,
@@ -88,6 +91,8 @@ function Welcome({ config, selection, onAsk, onAskPage, disabled, reason }) {
  *   pending: boolean,
  *   texts?: {refusalSuggestion?: string, slow?: string},
  *   feedback: Record<string, 'up' | 'down'>,
+ *   followUps?: {messageId: string, items: import('lectern/chat').FollowUp[]} | null,
+ *   onFollowUp?: (question: string) => void,
  *   onRate: (message: import('lectern/chat').Message, rating: 'up' | 'down' | null, reason?: string) => void,
  *   onAsk: (question: string) => void,
  *   onAskPage?: (() => void) | null,
@@ -96,7 +101,7 @@ function Welcome({ config, selection, onAsk, onAskPage, disabled, reason }) {
  *   onCite: (message: import('lectern/chat').Message, n: number) => void,
  * }} props
  */
-export default function MessageList({ open, config, messages, live, busy, welcomeBlocked, selection, texts, feedback, offline, offlinePending, networkActions, pending, onRate, onAsk, onAskPage = null, onRetry, onNavigate, onCite }) {
+export default function MessageList({ open, config, messages, live, busy, welcomeBlocked, selection, texts, feedback, offline, offlinePending, networkActions, pending, followUps = null, onFollowUp, onRate, onAsk, onAskPage = null, onRetry, onNavigate, onCite }) {
   const s = strings();
   const list = useRef(/** @type {HTMLDivElement | null} */ (null));
   const stick = useRef(true);
@@ -112,7 +117,8 @@ export default function MessageList({ open, config, messages, live, busy, welcom
     streaming.current = Boolean(live);
     const el = list.current;
     if (el && stick.current) el.scrollTop = el.scrollHeight;
-  }, [messages, live, open]);
+    // Suggestions arriving under the last answer come into view too.
+  }, [messages, live, open, followUps]);
 
   // A status line that comes or goes above (offline, the model's state) resizes the list:
   // the newest text stays in view.
@@ -154,6 +160,7 @@ export default function MessageList({ open, config, messages, live, busy, welcom
           onCite={(n) => onCite(m, n)}
         />
       ))}
+      {!live && followUps && last?.id === followUps.messageId && <FollowUps items={followUps.items} disabled={busy} onAsk={onFollowUp ?? onAsk} />}
       {orphan && (
         <Message
           message={{ id: 'lectern-orphan', role: 'assistant', content: '', status: 'error', error: { message: s.errorTitle, suggestion: '' } }}

@@ -68,7 +68,12 @@ export default function LecternPanel({ open, onClose, config, request, docsPage 
   const [persona, choosePersona] = usePersona(config);
   const turnstileBox = useRef(/** @type {HTMLDivElement | null} */ (null));
   const turnstile = useTurnstile(config.turnstile, turnstileBox, open);
-  const { runtime, messages, live, busy, retrying, error, clearError, notice, dismissNotice, announce, ask, stop, newConversation } = useAnswerStream({ session, persona, turnstile });
+  const { runtime, messages, live, busy, retrying, error, clearError, notice, dismissNotice, announce, followUps, ask, stop, newConversation } = useAnswerStream({
+    session,
+    persona,
+    turnstile,
+    followUps: config.followUpSuggestions !== false,
+  });
   const conversationId = runtime?.chat.conversation.id;
   const { feedback, rate, reset: resetFeedback } = useFeedback(messages, conversationId);
   const [input, setInput] = useState('');
@@ -110,6 +115,15 @@ export default function LecternPanel({ open, onClose, config, request, docsPage 
     return () => cancelAnimationFrame(id);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- a request is handled once, when it arrives: `ask` and `scope` change as the answer streams and the reader moves
   }, [open, request, clearError]);
+
+  /** Asks a suggested follow-up: a question of the conversation, about the site (not the
+   * selection, if one is still quoted). */
+  const askFollowUp = useCallback(
+    (/** @type {string} */ question) => {
+      if (ask({ question, filters })) lastAsked.current = Date.now();
+    },
+    [ask, filters],
+  );
 
   /** Sends the question (about the selection, if one is quoted) or retries the last one. */
   const send = useCallback(
@@ -241,6 +255,8 @@ export default function LecternPanel({ open, onClose, config, request, docsPage 
         offlinePending={config.messages.offlinePending}
         networkActions={config.messages.networkActions}
         pending={pending && !online}
+        followUps={followUps}
+        onFollowUp={askFollowUp}
         onRate={rate}
         onAsk={send}
         onAskPage={docsPage ? askAboutPage : null}

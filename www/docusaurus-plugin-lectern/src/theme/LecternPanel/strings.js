@@ -22,6 +22,7 @@ export function strings() {
     copyLink: translate({ id: 'lectern.action.copyLink', message: 'Copy link', description: 'Copies a link that opens this page and asks the same question' }),
     linkCopied: translate({ id: 'lectern.action.linkCopied', message: 'Link copied' }),
     linkCopyFailed: translate({ id: 'lectern.action.linkCopyFailed', message: 'Copy this link:', description: 'Shown with the link selected in a box when the browser refused to copy it' }),
+    followUps: translate({ id: 'lectern.followUps.title', message: 'Ask next', description: 'Heading above the follow-up questions suggested under an answer' }),
     placeholder: translate({ id: 'lectern.composer.placeholder', message: 'Ask a question…' }),
     placeholderSelection: translate({ id: 'lectern.composer.placeholderSelection', message: 'Ask about the selected text…' }),
     inputLabel: translate({ id: 'lectern.composer.label', message: 'Your question' }),

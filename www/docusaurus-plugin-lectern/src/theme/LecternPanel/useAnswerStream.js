@@ -36,9 +36,11 @@ const TURNSTILE_RETRY = ['TURNSTILE_REQUIRED', 'TURNSTILE_FAILED'];
  */
 
 /**
- * @param {{session: import('./session').Session, persona: string, turnstile?: ReturnType<typeof import('./useTurnstile').default>}} options
+ * `followUps`: after each answer, ask the chat layer for the follow-up questions the site
+ * answers (the plugin's `followUpSuggestions`).
+ * @param {{session: import('./session').Session, persona: string, turnstile?: ReturnType<typeof import('./useTurnstile').default>, followUps?: boolean}} options
  */
-export default function useAnswerStream({ session, persona, turnstile = null }) {
+export default function useAnswerStream({ session, persona, turnstile = null, followUps: suggest = true }) {
   const s = strings();
   // The runtime once `session` is ready (null before, and at once when the session changes).
   const [loaded, setLoaded] = useState(/** @type {{session: import('./session').Session, runtime: import('./session').Runtime} | null} */ (null));
@@ -50,6 +52,8 @@ export default function useAnswerStream({ session, persona, turnstile = null }) 
   const [error, setError] = useState(/** @type {{code?: string, message: string, suggestion: string} | null} */ (null));
   const [notice, setNotice] = useState(/** @type {string | null} */ (null));
   const [announce, setAnnounce] = useState('');
+  // The follow-up questions under the answer `messageId` (the last one), once chosen.
+  const [followUps, setFollowUps] = useState(/** @type {{messageId: string, items: import('lectern/chat').FollowUp[]} | null} */ (null));
   const controller = useRef(/** @type {AbortController | null} */ (null));
 
   const sync = useCallback((/** @type {import('./session').Runtime} */ rt) => setMessages(rt.chat.conversation.messages), []);
@@ -87,6 +91,7 @@ export default function useAnswerStream({ session, persona, turnstile = null }) 
       const mode = !retry && selection ? 'selected' : 'global';
       if (!retry && !text && !shared) return null;
       setError(null);
+      setFollowUps(null);
       setBusy(true);
       const abort = new AbortController();
       controller.current = abort;
@@ -203,6 +208,13 @@ export default function useAnswerStream({ session, persona, turnstile = null }) 
             const sources = response.sources.map((source) => ({ url: source.url, title: sourceTitle(source) }));
             recordUsage({ kind: 'answer', conversationId, messageId: message.id, question, confidence: response.confidence, answerKind: response.kind, sources });
           }
+          if (suggest && message.id) {
+            // Searched after the answer, so they never hold it up; a newer question drops them.
+            rt.chat.followUps(response, { signal: abort.signal }).then(
+              (items) => !abort.signal.aborted && setFollowUps({ messageId: message.id, items }),
+              () => {},
+            );
+          }
           return 'answered';
         } catch (e) {
           const after = rt.chat.conversation.messages.length;
@@ -231,7 +243,7 @@ export default function useAnswerStream({ session, persona, turnstile = null }) 
         }
       })();
     },
-    [busy, persona, session, sync, s, turnstile],
+    [busy, persona, session, sync, s, turnstile, suggest],
   );
 
   /** Stops the answer being streamed; what has arrived stays. */
@@ -247,6 +259,7 @@ export default function useAnswerStream({ session, persona, turnstile = null }) 
       sync(runtime);
     }
     setError(null);
+    setFollowUps(null);
     setAnnounce('');
     emit('new-conversation');
   }, [runtime, sync]);
@@ -254,5 +267,5 @@ export default function useAnswerStream({ session, persona, turnstile = null }) 
   const clearError = useCallback(() => setError(null), []);
   const dismissNotice = useCallback(() => setNotice(null), []);
 
-  return { runtime, messages, live, busy, retrying, error, clearError, notice, dismissNotice, announce, ask, stop, newConversation };
+  return { runtime, messages, live, busy, retrying, error, clearError, notice, dismissNotice, announce, followUps, ask, stop, newConversation };
 }

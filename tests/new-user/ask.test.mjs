@@ -1,6 +1,8 @@
 // A reader on the new user's site (tests/new-user/run.sh sets the origin): opens a docs
 // page, presses Ctrl+I, asks about the page, gets a streamed answer with citations, and
-// every cited link lands on its section; then types into the navbar's search box (which
+// every cited link lands on its section (the panel offered "Ask about this page"; the answer
+// has "Copy link" and follow-up questions, fires one `lectern:answer` event without the
+// reader's text, and following a citation highlights its passage); then types into the navbar's search box (which
 // the one plugin line added) and follows a result; and opens a shared link (`?ask=`), which
 // asks its question.
 //
@@ -43,11 +45,17 @@ async function openPage(t) {
 
 test(`${label}: Ctrl+I, a question about the page, an answer whose citations land on their sections`, { timeout: 180_000 }, async (t) => {
   const { context, page, uncaught } = await openPage(t);
+  // The usage events a site's analytics would get (issue 27): kept as they are fired.
+  await page.addInitScript(() => {
+    window.__answers = [];
+    window.addEventListener("lectern:answer", (e) => window.__answers.push(e.detail));
+  });
 
   await page.goto(origin + pagePath);
   await page.waitForSelector("[data-lectern-hydrated]", { state: "attached", timeout: 60_000 });
   await page.keyboard.press("Control+I");
   await page.waitForSelector(".lectern-panel textarea", { timeout: 30_000 });
+  assert.equal(await page.locator("[data-lectern-ask-page]").count(), 1, "a docs page offers \"Ask about this page\"");
   // The panel focuses the box on the next frame; under `docusaurus start` (React's dev
   // build, the panel chunk compiled on demand) that frame can come a little later.
   const focused = await page
@@ -99,6 +107,18 @@ test(`${label}: Ctrl+I, a question about the page, an answer whose citations lan
     }
     await landing.close();
   }
+
+  // What comes with an answer: its shareable link, follow-up questions the site answers, one
+  // usage event (without the question: the site did not opt in), and a followed citation
+  // highlights the passage it drew on.
+  assert.equal(await answer.locator("[data-lectern-copy-link]").count(), 1, "the answer has Copy link");
+  await page.waitForSelector(".lectern-follow-ups .lectern-follow-up", { timeout: 60_000 });
+  const answers = await page.evaluate(() => window.__answers);
+  assert.equal(answers.length, 1, "one lectern:answer event");
+  assert.ok(answers[0].sources.length >= 1 && answers[0].confidence, JSON.stringify(answers[0]));
+  assert.equal(answers[0].question, undefined, "no reader text by default");
+  await answer.locator(".lectern-markdown a.lectern-cite").first().click();
+  await page.waitForFunction(() => CSS.highlights.get("lectern-passage")?.size > 0, null, { timeout: 15_000 });
   assert.deepEqual(uncaught, [], "nothing throws uncaught on the page");
 });
 

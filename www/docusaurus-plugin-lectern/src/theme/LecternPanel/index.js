@@ -120,7 +120,7 @@ export default function LecternPanel({ open, onClose, config, request, docsPage 
    * selection, if one is still quoted). */
   const askFollowUp = useCallback(
     (/** @type {string} */ question) => {
-      if (ask({ question, filters })) lastAsked.current = Date.now();
+      ask({ question, filters, page: currentPage() });
     },
     [ask, filters],
   );
@@ -151,8 +151,7 @@ export default function LecternPanel({ open, onClose, config, request, docsPage 
   /** "Ask about this page": a question on the page's title, retrieved from the page alone. */
   const askAboutPage = useCallback(() => {
     const page = currentPage(true);
-    const turn = ask({ question: format.aboutPage(page.title), filters, page });
-    if (turn) lastAsked.current = Date.now();
+    ask({ question: format.aboutPage(page.title), filters, page });
   }, [ask, filters]);
 
   const onStop = useCallback(() => {

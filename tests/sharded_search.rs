@@ -86,6 +86,22 @@ fn site() -> Vec<BundleChunk> {
     out
 }
 
+/// `output` loaded whole, as `lectern search` loads a bundle folder.
+fn load_whole(output: &BundleOutput) -> lectern::bundle::LoadedBundle {
+    load_with(|name: &str| {
+        if name == lectern::bundle::MANIFEST_FILE {
+            return Ok(output.manifest_json());
+        }
+        output
+            .files
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b.clone())
+            .ok_or_else(|| BundleError::MissingFile { name: name.into(), reason: "absent".into() })
+    })
+    .expect("loads")
+}
+
 fn bundle() -> BundleOutput {
     bundle_with(400, 48)
 }
@@ -157,18 +173,7 @@ fn a_keyword_search_fetches_only_its_shards_and_ranks_as_the_whole_index() {
     assert!(term_shards > 100 && manifest.files.terms.len() > 2, "{term_shards} term shards");
     assert!(chunk_shards > 40 && manifest.files.chunks.len() > 1, "{chunk_shards} chunk shards");
 
-    let whole = load_with(|name: &str| {
-        if name == lectern::bundle::MANIFEST_FILE {
-            return Ok(output.manifest_json());
-        }
-        output
-            .files
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, b)| b.clone())
-            .ok_or_else(|| BundleError::MissingFile { name: name.into(), reason: "absent".into() })
-    })
-    .expect("loads");
+    let whole = load_whole(&output);
     let mut full = HybridSearch::new(whole.chunks.clone(), whole.lexical).expect("consistent");
     full.attach_dense(whole.dense).expect("dense");
 
@@ -228,13 +233,7 @@ fn hybrid_search_over_shards_equals_the_whole_bundle() {
     let dense = sharded.read_dense(&served.get(&files.dense.name)).expect("dense");
     sharded.search_mut().expect("ready").attach_dense(dense).expect("attaches");
 
-    let whole = lectern::bundle::load_with(|name: &str| {
-        if name == lectern::bundle::MANIFEST_FILE {
-            return Ok(output.manifest_json());
-        }
-        Ok(output.files.iter().find(|(n, _)| n == name).map(|(_, b)| b.clone()).unwrap_or_default())
-    })
-    .expect("loads");
+    let whole = load_whole(&output);
     let mut full = HybridSearch::new(whole.chunks, whole.lexical).expect("consistent");
     full.attach_dense(whole.dense).expect("dense");
     let question = "gripper servo firmware";
@@ -248,13 +247,7 @@ fn hybrid_search_over_shards_equals_the_whole_bundle() {
 #[test]
 fn a_follow_up_fetches_the_earlier_questions_shards_and_ranks_as_the_whole_index() {
     let output = bundle();
-    let whole = lectern::bundle::load_with(|name: &str| {
-        if name == lectern::bundle::MANIFEST_FILE {
-            return Ok(output.manifest_json());
-        }
-        Ok(output.files.iter().find(|(n, _)| n == name).map(|(_, b)| b.clone()).unwrap_or_default())
-    })
-    .expect("loads");
+    let whole = load_whole(&output);
     let full = HybridSearch::new(whole.chunks, whole.lexical).expect("consistent");
     let served = Served { output: bundle(), fetched: Default::default() };
     let mut sharded = ShardedSearch::new(&output.manifest_json()).expect("manifest");
@@ -418,18 +411,7 @@ fn a_search_box_query_fetches_the_shards_of_its_expansions_and_ranks_as_the_whol
     let output = bundle();
     let manifest = output.manifest.clone();
     let term_shards = manifest.files.terms.shard_count();
-    let whole = load_with(|name: &str| {
-        if name == lectern::bundle::MANIFEST_FILE {
-            return Ok(output.manifest_json());
-        }
-        output
-            .files
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, b)| b.clone())
-            .ok_or_else(|| BundleError::MissingFile { name: name.into(), reason: "absent".into() })
-    })
-    .expect("loads");
+    let whole = load_whole(&output);
     let full = HybridSearch::new(whole.chunks.clone(), whole.lexical).expect("consistent");
     let options = SearchOptions { k: 8, mode: SearchMode::Lexical, expand_words: true, ..Default::default() };
     // A word being typed ("kinem", "cal"), misspelt
@@ -470,13 +452,7 @@ fn opened_in_parts() -> (Served, ShardedSearch, HybridSearch) {
 
     let whole_output = bundle_laid_out(400, 48, DenseParts::Never);
     assert_eq!(whole_output.manifest.files.dense_layout, DenseLayout::Single);
-    let whole = load_with(|name: &str| {
-        if name == lectern::bundle::MANIFEST_FILE {
-            return Ok(whole_output.manifest_json());
-        }
-        Ok(whole_output.files.iter().find(|(n, _)| n == name).map(|(_, b)| b.clone()).unwrap_or_default())
-    })
-    .expect("loads");
+    let whole = load_whole(&whole_output);
     let mut full = HybridSearch::new(whole.chunks, whole.lexical).expect("consistent");
     full.attach_dense(whole.dense).expect("dense");
     (served, sharded, full)

@@ -43,6 +43,18 @@ async function openPage(t) {
   return { context, page, uncaught };
 }
 
+/** Waits until the last answer is no longer streaming and lists its sources (or an error). */
+function answerDone(page) {
+  return page.waitForFunction(
+    () => {
+      const last = [...document.querySelectorAll(".lectern-message--assistant")].at(-1);
+      return last && last.getAttribute("aria-busy") !== "true" && (last.querySelector(".lectern-sources") || last.querySelector("[role=alert]"));
+    },
+    null,
+    { timeout: 150_000 },
+  );
+}
+
 test(`${label}: Ctrl+I, a question about the page, an answer whose citations land on their sections`, { timeout: 180_000 }, async (t) => {
   const { context, page, uncaught } = await openPage(t);
   // The usage events a site's analytics would get (issue 27): kept as they are fired.
@@ -66,14 +78,7 @@ test(`${label}: Ctrl+I, a question about the page, an answer whose citations lan
   await page.keyboard.press("Enter");
 
   // Done: the last answer is no longer streaming and lists its sources.
-  await page.waitForFunction(
-    () => {
-      const last = [...document.querySelectorAll(".lectern-message--assistant")].at(-1);
-      return last && last.getAttribute("aria-busy") !== "true" && (last.querySelector(".lectern-sources") || last.querySelector("[role=alert]"));
-    },
-    null,
-    { timeout: 150_000 },
-  );
+  await answerDone(page);
   const answer = page.locator(".lectern-message--assistant").last();
   mkdirSync(artifacts, { recursive: true });
   await page.screenshot({ path: path.join(artifacts, `${label}-answer.png`) });
@@ -158,14 +163,7 @@ test(`${label}: a shared link (?ask=) opens the panel and asks its question, onc
   const { page, uncaught } = await openPage(t);
   await page.goto(`${origin}${pagePath}?ask=${encodeURIComponent(QUESTION)}`);
   await page.waitForSelector("[data-lectern-hydrated]", { state: "attached", timeout: 60_000 });
-  await page.waitForFunction(
-    () => {
-      const last = [...document.querySelectorAll(".lectern-message--assistant")].at(-1);
-      return last && last.getAttribute("aria-busy") !== "true" && (last.querySelector(".lectern-sources") || last.querySelector("[role=alert]"));
-    },
-    null,
-    { timeout: 150_000 },
-  );
+  await answerDone(page);
   assert.equal(await page.locator(".lectern-message--user").innerText(), QUESTION);
   const answer = page.locator(".lectern-message--assistant").last();
   assert.equal(await answer.locator("[role=alert]").count(), 0, `no error: ${await answer.innerText()}`);

@@ -617,6 +617,14 @@ impl ShardedSearch {
         let (shard, at) = self.locate(index)?;
         self.texts.get(shard)?.as_ref()?.get(at).map(String::as_str)
     }
+
+    /// The merged short section of chunk `index` that `query` matched (`super::parts`), once
+    /// the chunk's metadata and text and the query's term shards are attached: its index in
+    /// the chunk's parts. `None`: the chunk's own section, or not attached yet.
+    pub fn matched_part(&self, index: u32, query: &str) -> Option<usize> {
+        let (meta, text) = (self.chunk(index)?, self.text(index)?);
+        super::matched_part(meta, text, query, self.search.as_ref()?.lexical())
+    }
 }
 
 /// The pages of `catalog` not attached yet, as files to fetch.

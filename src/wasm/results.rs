@@ -144,3 +144,19 @@ pub struct Hit<'a> {
     /// null until the chunk's text shard is attached (see `missing`).
     pub text: Option<&'a str>,
 }
+
+/// The merged short section of a result's chunk that the query matched
+/// (`Retriever.matchedPart`): where a result row links and what it shows, in place of the
+/// section the chunk is named after.
+#[derive(Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct MatchedPart<'a> {
+    /// Its index in the chunk's `parts`.
+    pub part: u32,
+    /// Its own permalink (with its `#anchor`).
+    pub url: &'a str,
+    /// Page title › … › its own heading.
+    pub heading_path: &'a [String],
+    /// Its text (its heading line first).
+    pub text: &'a str,
+}

@@ -15,7 +15,7 @@
 use super::codes::Code;
 use super::convert::{from_js, to_js};
 use super::errors::{bundle_error, invalid_error, js_error, search_error};
-use super::results::{Hit, JsSearchOptions, SearchResults, VectorQuery};
+use super::results::{Hit, JsSearchOptions, MatchedPart, SearchResults, VectorQuery};
 use crate::query::{self, Mode};
 use crate::search::follow_ups;
 use crate::search::{in_context_query, Confidence, FollowUpOptions, Part, SearchMode, ShardedError, ShardedSearch};
@@ -297,6 +297,27 @@ impl Retriever {
     /// The text of chunk `chunk`; `TEXT_UNAVAILABLE` until its shard is attached.
     pub fn text(&self, chunk: u32) -> Result<String, JsError> {
         self.inner.text(chunk).map(str::to_string).ok_or_else(|| not_attached(chunk))
+    }
+
+    /// The merged short section of chunk `chunk` that `query` matched, so a result links to
+    /// its own anchor (the core decides: `search::parts`); `undefined` for the chunk's own
+    /// section or before its shard and the query's term shards are attached.
+    #[wasm_bindgen(js_name = matchedPart, unchecked_return_type = "MatchedPart | undefined")]
+    pub fn matched_part(&self, chunk: u32, query: &str) -> Result<JsValue, JsError> {
+        let found = self.inner.matched_part(chunk, query).and_then(|part| {
+            let meta = self.inner.chunk(chunk)?;
+            let section = meta.parts.get(part)?;
+            Some(MatchedPart {
+                part: part as u32,
+                url: &section.url,
+                heading_path: &section.heading_path,
+                text: self.inner.text(chunk)?.get(section.start..section.end)?,
+            })
+        });
+        match found {
+            Some(found) => to_js(&found),
+            None => Ok(JsValue::UNDEFINED),
+        }
     }
 }
 

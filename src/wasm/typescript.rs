@@ -9,7 +9,7 @@
 //! module carries any of it.
 
 use super::codes::Code;
-use super::results::{JsSearchOptions, SearchResults, VectorQuery};
+use super::results::{JsSearchOptions, MatchedPart, SearchResults, VectorQuery};
 use crate::advice::{Action, OFFLINE, TABLE};
 use crate::bundle::Manifest;
 use crate::chat::{AskRequest, ChatConfig, ChatErrorCode, ChatEvent, ChatRules, Conversation};
@@ -38,6 +38,7 @@ fn roots(out: &mut Declarations) {
     out.visit::<Conversation>();
     out.visit::<JsSearchOptions>();
     out.visit::<SearchResults>();
+    out.visit::<MatchedPart>();
     out.visit::<VectorQuery>();
     out.visit::<NeededFile>();
     out.visit::<Candidate>();

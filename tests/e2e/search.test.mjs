@@ -83,6 +83,22 @@ test("type → keyword results grouped by page, words marked; arrows + Enter lan
   await screenshot(page, "43-search-landed");
 });
 
+test("a short section merged into the one before it is a row of its own: its heading, its anchor, its text", async (t) => {
+  const { page } = await newPage(t, env);
+  await openDocs(page, env, PAGE);
+  await openSearch(page);
+  // The perception overview's "Prerequisites" is too short to be a chunk of its own: it is
+  // stored inside "In this module", and the core says the query matched it.
+  await searchFor(page, "rotation matrices homogeneous transforms");
+  const rows = await searchRows(page);
+  const row = rows.find((r) => /#prerequisites$/.test(r.href));
+  assert.ok(row, `a row links to #prerequisites: ${JSON.stringify(rows)}`);
+  assert.match(row.title, /Prerequisites/);
+  assert.ok(!rows.some((r) => /#in-this-module$/.test(r.href)), "not to the section it was merged into");
+  const marks = await page.locator(`.lectern-search [role=option] a[href$="#prerequisites"] mark`).allTextContents();
+  assert.ok(marks.some((m) => /rotation|matri|homogeneous|transform/i.test(m)), `its own text is the snippet: ${marks.join(", ")}`);
+});
+
 test("Ctrl+Enter opens the section in a new tab; Esc closes and the focus returns; no results", async (t) => {
   const { page, context } = await newPage(t, env);
   await openDocs(page, env, PAGE);

@@ -7,6 +7,7 @@ import type {
   Confidence,
   FollowUp,
   LecternErrorCode,
+  MatchedPart,
   ProgressPhase,
   QueryMode,
   ReaderAction,
@@ -14,7 +15,7 @@ import type {
   SearchOptions as WasmSearchOptions,
 } from "./lectern-types.js";
 
-export type { ChunkMeta, Confidence, FollowUp, LecternErrorCode, ProgressPhase, QueryMode, ReaderAction, SearchMode } from "./lectern-types.js";
+export type { ChunkMeta, Confidence, FollowUp, LecternErrorCode, MatchedPart, ProgressPhase, QueryMode, ReaderAction, SearchMode } from "./lectern-types.js";
 
 export interface LecternErrorInit {
   /** A chat error (chat.js) carries a ChatErrorCode. */
@@ -126,6 +127,9 @@ export interface RetrievedChunk extends ChunkMeta {
   scores: { dense: number | null; lexical: number | null; fused: number };
   /** Chunk index in the bundle. */
   index: number;
+  /** The merged short section the question matched, when it is not the chunk's own: link to
+   * its url rather than the chunk's (the core decides). */
+  part?: MatchedPart;
 }
 
 export interface SearchResponse {

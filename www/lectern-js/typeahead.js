@@ -83,15 +83,18 @@ function group(query, matcher, chunks, semantic, seen) {
       page = { url: pageUrl, title, titleRanges: ranges(matcher, query, title), version: chunk.version ?? null, module: chunk.module, semantic, rows: [] };
       pages.set(pageUrl, page);
     }
-    const title = chunk.section_title || chunk.heading_path.at(-1) || page.title;
+    // The merged short section the query matched, when the core found one: its own link,
+    // heading and text.
+    const part = chunk.part;
+    const title = (part ? part.heading_path.at(-1) : chunk.section_title || chunk.heading_path.at(-1)) || page.title;
     page.rows.push({
-      url: chunk.url,
+      url: part?.url ?? chunk.url,
       index: chunk.index,
       chunkId: chunk.chunk_id,
       title,
       titleRanges: ranges(matcher, query, title),
-      path: chunk.heading_path,
-      snippet: snippet(matcher, query, chunk.text ?? ""),
+      path: part?.heading_path ?? chunk.heading_path,
+      snippet: snippet(matcher, query, part?.text ?? chunk.text ?? ""),
       score: chunk.score,
       semantic,
     });

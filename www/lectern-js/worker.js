@@ -110,7 +110,14 @@ async function fetchParts(need, code, failures, giveUp = () => {}) {
 
 /** Flattens wasm's hits into a retrieved chunk (docs/DESIGN.md §2.3). */
 function retrievedChunk(hit) {
-  return { ...hit.chunk, text: hit.text, score: hit.score, scores: { dense: hit.dense, lexical: hit.lexical, fused: hit.fused }, index: hit.index };
+  return {
+    ...hit.chunk,
+    text: hit.text,
+    score: hit.score,
+    scores: { dense: hit.dense, lexical: hit.lexical, fused: hit.fused },
+    index: hit.index,
+    ...(hit.part ? { part: hit.part } : {}),
+  };
 }
 
 /** A search (`selected`: searchSelection). Stops between steps once `signal` says the page
@@ -175,6 +182,8 @@ async function search(msg, signal, selected, withChunks = true) {
   // A result whose metadata could not be fetched cannot be cited: it is left out (its
   // failure is in `errors`).
   const hits = found.hits.filter((hit) => hit.chunk !== null);
+  // A result whose chunk took in short sections links to the one the question matched.
+  if (!selected) for (const hit of hits) if (hit.chunk.parts?.length && hit.text !== null) hit.part = inWasm(() => r.matchedPart(hit.index, found.question));
   return {
     mode: found.mode,
     question: found.question,

@@ -4,7 +4,7 @@ use super::CommandResult;
 use lectern::bundle::{load_dir, LoadedBundle};
 use lectern::embed::{Embedder, ModelFiles, ModelVariant};
 use lectern::heading::join_heading_path;
-use lectern::search::{follow_up_query, FollowUpOptions, HybridSearch, SearchMode, SearchOptions};
+use lectern::search::{follow_up_query, matched_part, FollowUpOptions, HybridSearch, SearchMode, SearchOptions};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -80,6 +80,16 @@ struct ResultLine<'a> {
     dense: Option<f32>,
     lexical: Option<f32>,
     fused: f32,
+    /// The merged short section the question matched, when not the chunk's own (as the
+    /// browser's `part`): where the result links.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    part: Option<PartLine<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct PartLine<'a> {
+    url: &'a str,
+    heading_path: &'a [String],
 }
 
 pub fn run(args: SearchArgs) -> CommandResult {
@@ -140,16 +150,19 @@ pub fn run(args: SearchArgs) -> CommandResult {
         .iter()
         .filter_map(|hit| {
             let chunk = search.chunk(hit.index)?;
+            let text = texts.get(hit.index as usize).map(String::as_str).unwrap_or_default();
+            let part = matched_part(chunk, text, question, search.lexical()).and_then(|p| chunk.parts.get(p));
             Some(ResultLine {
                 chunk_id: &chunk.chunk_id,
                 url: &chunk.url,
                 heading_path: &chunk.heading_path,
                 module: &chunk.module,
-                text: texts.get(hit.index as usize).map(String::as_str).unwrap_or_default(),
+                text,
                 score: hit.score,
                 dense: hit.dense,
                 lexical: hit.lexical,
                 fused: hit.fused,
+                part: part.map(|p| PartLine { url: &p.url, heading_path: &p.heading_path }),
             })
         })
         .collect();
@@ -164,7 +177,9 @@ pub fn run(args: SearchArgs) -> CommandResult {
     } else {
         println!("confidence: {:?} ({:?} search)", output.confidence, output.mode_used);
         for (n, line) in output.results.iter().enumerate() {
-            println!("[{}] {:.3}  {}  {}", n + 1, line.score, line.url, join_heading_path(line.heading_path));
+            let (url, heading_path) =
+                line.part.as_ref().map_or((line.url, line.heading_path), |p| (p.url, p.heading_path));
+            println!("[{}] {:.3}  {}  {}", n + 1, line.score, url, join_heading_path(heading_path));
         }
     }
     Ok(())

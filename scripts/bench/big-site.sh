@@ -53,7 +53,7 @@ start=$SECONDS
 "$LECTERN_BIN" build "$work/site" --out "$work/bundle" --no-embed
 echo "  built in $((SECONDS - start)) s"
 
-if [ "${LECTERN_SKIP_PKG_BUILD:-}" != 1 ] || [ ! -f pkg/lectern_core_bg.wasm ]; then
+if [ "${LECTERN_SKIP_PKG_BUILD:-}" != 1 ] || [ ! -f pkg/lectern_core.js ]; then
   scripts/build-pkg.sh
 fi
 npm_ci scripts/bench/big-site

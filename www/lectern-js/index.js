@@ -127,14 +127,15 @@ export class Lectern {
 
   /** (Re)starts loading the model, e.g. after a failure; resolves when hybrid search works. */
   async loadModel() {
-    await this.#ensureWorker();
-    // An index in a language the model does not suit is searched by keywords only.
-    if (this.info?.semantic === false) {
-      throw lecternError("MODEL_UNAVAILABLE", "The model is English and this index is not: it is searched by keywords", "LANGUAGE");
-    }
     this.state.modelError = null;
     this.#modelLoading = true;
     const done = this.whenHybrid();
+    await this.#ensureWorker();
+    // An index in a language the model does not suit is searched by keywords only.
+    if (this.info?.semantic === false) {
+      this.#settleHybrid(lecternError("MODEL_UNAVAILABLE", "The model is English and this index is not: it is searched by keywords", "LANGUAGE"));
+      return done;
+    }
     this.#request("loadModel", {}).catch(() => {}); // the outcome arrives as progress events
     return done;
   }

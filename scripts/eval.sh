@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Retrieval quality on every labelled corpus (tests/eval/questions/*.jsonl): `lectern eval`
-# per corpus, every mode, dev and held-out apart. Corpora missing from ../shared/corpora
-# are skipped. Extra arguments go to every `lectern eval` (e.g. --mode hybrid, tuning flags).
+# per corpus, every mode, dev and held-out apart; a file NAME.LOCALE.jsonl asks in that
+# locale of the site (`--locale`). Corpora missing from ../shared/corpora are skipped.
+# Extra arguments go to every `lectern eval` (e.g. --mode hybrid, tuning flags).
 #
 #   scripts/eval.sh [--out DIR] [lectern eval options...]
 #
@@ -24,5 +25,8 @@ for questions in tests/eval/questions/*.jsonl; do
   echo "== $name"
   report=()
   [ -z "$out" ] || report=(--report "$out/$name.json")
-  "$LECTERN_BIN" eval "$site" --questions "$questions" "${report[@]}" "$@"
+  # NAME.LOCALE.jsonl: questions in that locale of the site (its translated pages).
+  locale=()
+  case "$name" in *.*) locale=(--locale "${name#*.}") ;; esac
+  "$LECTERN_BIN" eval "$site" --questions "$questions" "${locale[@]}" "${report[@]}" "$@"
 done

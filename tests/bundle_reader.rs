@@ -57,7 +57,7 @@ fn bundle_laid_out(n: usize, dense_parts: DenseParts) -> BundleOutput {
         chunks: &chunks,
         model_fingerprint: FINGERPRINT,
         dims: DIMS,
-        site: SiteInfo { base_url: "/".into(), site_url: None },
+        site: SiteInfo { base_url: "/".into(), site_url: None, language: None },
         pages: n,
         model_files: None,
         text_shard_bytes: 300,
@@ -232,6 +232,18 @@ fn a_failed_write_leaves_the_old_bundle_in_place() {
     assert!(write_dir(&dir, &bad).is_err());
     assert_eq!(std::fs::read(dir.join(MANIFEST_FILE)).unwrap(), before);
     assert!(load_dir(&dir).is_ok());
+}
+
+#[test]
+fn a_rewrite_keeps_the_other_locales_bundles_inside() {
+    let (_tmp, dir) = written(6);
+    write_dir(&dir.join("zh-CN"), &bundle(4)).expect("writes the locale's bundle");
+    write_dir(&dir, &bundle(8)).expect("rewrites the default bundle");
+    assert_eq!(load_dir(&dir).expect("default").chunks.len(), 8);
+    assert_eq!(load_dir(&dir.join("zh-CN")).expect("the locale's bundle survives").chunks.len(), 4);
+    // No staging or old folder is left behind, inside or beside.
+    let names = |d: &Path| std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name()).collect::<Vec<_>>();
+    assert!(names(&dir).iter().chain(&names(dir.parent().unwrap())).all(|n| !n.to_string_lossy().contains("lectern-")));
 }
 
 /// Sets `bytes` and `sha256` of every entry named `name` anywhere in `value`.

@@ -117,7 +117,7 @@ fn bundle_laid_out(text_shard_bytes: usize, term_shard_bytes: usize, dense_parts
         chunks: &chunks,
         model_fingerprint: "sha256:test",
         dims: DIMS,
-        site: SiteInfo { base_url: "/".into(), site_url: None },
+        site: SiteInfo { base_url: "/".into(), site_url: None, language: None },
         pages: 400,
         model_files: None,
         text_shard_bytes,

@@ -99,7 +99,8 @@ run_wasm_tests() {
 }
 
 # corpus_site NAME: the site folder of a labelled corpus (tests/eval/questions/NAME.jsonl):
-# the sample site, or a real Docusaurus tree in ../shared/corpora ($LECTERN_CORPORA).
+# the sample site, or a real Docusaurus tree in ../shared/corpora ($LECTERN_CORPORA). A name
+# NAME.LOCALE (kcl-lang.zh-CN) is the questions of that locale of the site (scripts/eval.sh).
 corpus_site() {
   local corpora="${LECTERN_CORPORA:-$LECTERN_ROOT/../shared/corpora}"
   case "$1" in
@@ -107,6 +108,7 @@ corpus_site() {
     physical-ai-textbook) echo "$corpora/physical-ai-textbook" ;;
     jest) echo "$corpora/jest/website" ;;
     typescript-eslint) echo "$corpora/typescript-eslint/packages/website" ;;
+    kcl-lang | kcl-lang.*) echo "$corpora/kcl-lang" ;;
     *) return 1 ;;
   esac
 }

@@ -71,7 +71,8 @@ pub fn load_with(read: impl Fn(&str) -> Result<Vec<u8>, BundleError>) -> Result<
 }
 
 /// Writes `output` as the folder `dir`: first into a sibling staging folder, then swapped
-/// in, so a failed build never leaves a half-written bundle where the old one was.
+/// in, so a failed build never leaves a half-written bundle where the old one was. Folders
+/// inside `dir` (the bundles of the site's other locales) are kept.
 pub fn write_dir(dir: &Path, output: &BundleOutput) -> std::io::Result<()> {
     let staging = sibling(dir, "staging")?;
     let old = sibling(dir, "old")?;
@@ -91,6 +92,15 @@ pub fn write_dir(dir: &Path, output: &BundleOutput) -> std::io::Result<()> {
         return Err(e);
     }
     if dir.exists() {
+        // The bundles of a site's other locales live in folders inside its default locale's
+        // (`lectern build`): they are not this bundle's to replace, and survive its rewrite.
+        for entry in std::fs::read_dir(dir)? {
+            let entry = entry?;
+            let hidden = entry.file_name().to_string_lossy().starts_with('.');
+            if entry.file_type()?.is_dir() && !hidden {
+                std::fs::rename(entry.path(), staging.join(entry.file_name()))?;
+            }
+        }
         std::fs::rename(dir, &old)?;
     }
     std::fs::rename(&staging, dir)?;

@@ -60,6 +60,11 @@ pub struct SiteInfo {
     pub base_url: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub site_url: Option<String>,
+    /// The language of the indexed text: the locale the site was read in (a BCP 47 tag such
+    /// as `en` or `zh-CN`). Absent in bundles written before locales were read: English.
+    /// Whether semantic search suits it is `search::semantic_search_fits`'s to say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -150,6 +155,11 @@ impl Manifest {
             serde_json::from_slice(bytes).map_err(|e| BundleError::ManifestInvalid(e.to_string()))?;
         manifest.check_consistency()?;
         Ok(manifest)
+    }
+
+    /// Whether semantic search suits the index's language (`search::semantic_search_fits`).
+    pub fn semantic_search_fits(&self) -> bool {
+        crate::search::semantic_search_fits(self.site.language.as_deref())
     }
 
     /// Refuses an index built with another model than the one about to embed queries.

@@ -16,6 +16,7 @@ mod fusion;
 pub mod fusion_model;
 #[cfg(feature = "search")]
 mod hybrid;
+mod language;
 #[cfg(feature = "search")]
 mod page_boost;
 #[cfg(feature = "search")]
@@ -32,6 +33,7 @@ pub use error::SearchError;
 pub use fusion::{reciprocal_rank_fusion, RankedList};
 #[cfg(feature = "search")]
 pub use hybrid::{Fusion, Hit, HybridSearch, SearchMode, SearchOptions, SearchResults};
+pub use language::{semantic_search_fits, MODEL_LANGUAGE};
 #[cfg(feature = "search")]
 pub use page_boost::PageBoost;
 #[cfg(feature = "search")]

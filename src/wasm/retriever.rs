@@ -41,6 +41,14 @@ impl Retriever {
         to_js(self.inner.manifest())
     }
 
+    /// Whether semantic search suits the index's language (the manifest's `site.language`;
+    /// the model is English): when not, the model is never loaded and every search is by
+    /// keywords (`search::semantic_search_fits`).
+    #[wasm_bindgen(js_name = semanticSearchFits)]
+    pub fn semantic_search_fits(&self) -> bool {
+        self.inner.manifest().semantic_search_fits()
+    }
+
     /// Verifies and loads the chunk table (`manifest.files.chunk_table`): keyword search
     /// works from here on, once each question's term shards are attached (`filesFor`).
     #[wasm_bindgen(js_name = loadTable)]

@@ -18,6 +18,8 @@ trap 'rm -rf "$assets"' EXIT
 "$LECTERN_BIN" build www/example --out "$assets/bundle" >"$assets/build.log" 2>&1 || { cat "$assets/build.log"; exit 1; }
 # The same site with its dense index in parts, as a site above 2,500 vectors has it.
 "$LECTERN_BIN" build www/example --out "$assets/bundle-parts" --dense-parts always >"$assets/build.log" 2>&1 || { cat "$assets/build.log"; exit 1; }
+# A translated site, every locale: the English bundle, and the Chinese one in zh-CN/.
+"$LECTERN_BIN" build tests/fixtures/i18n-site --out "$assets/bundle-i18n" >"$assets/build.log" 2>&1 || { cat "$assets/build.log"; exit 1; }
 
 step "browser tests: native reference results"
 mkdir -p "$assets/native"

@@ -11,6 +11,8 @@
 //       baddense     every part of the dense index in parts has one byte flipped
 //   /<scenario>/bundle-parts/<file>   the same site built with its dense index in parts
 //                                 (`lectern build --dense-parts always`), the same flags
+//   /<scenario>/bundle-i18n/[zh-CN/]<file>   tests/fixtures/i18n-site, every locale: English
+//                                 (the default) here, Simplified Chinese in zh-CN/
 //   /variant/tokenizer-changed.json   the bundle's tokenizer plus one byte (another fingerprint)
 //   /__log                        JSON list of requests served so far ({path, status})
 
@@ -58,6 +60,9 @@ export async function startServer({ pkgDir, pageDir, bundleDir }) {
     if (parts[0] === "variant" && parts[1] === "tokenizer-changed.json") {
       const manifest = JSON.parse(await readFile(path.join(bundleDir, "manifest.json"), "utf8"));
       return { path: path.join(bundleDir, manifest.model.tokenizer.name), append: "\n" };
+    }
+    if (parts[1] === "bundle-i18n" && (parts.length === 3 || parts.length === 4)) {
+      return { path: path.join(path.dirname(bundleDir), "bundle-i18n", ...parts.slice(2)) };
     }
     if (parts.length === 3 && (parts[1] === "bundle" || parts[1] === "bundle-parts")) {
       const flags = parts[0].split("-");

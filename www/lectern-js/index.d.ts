@@ -218,6 +218,10 @@ export interface BundleInfo {
   pages: number;
   fingerprint: string;
   formatVersion: number;
+  /** Whether semantic search suits the index's language (the manifest's `site.language`;
+   * the model is English). When false the model is never loaded, every search is by
+   * keywords, and `loadModel()` rejects with MODEL_UNAVAILABLE (detail LANGUAGE). */
+  semantic: boolean;
   /** Whether the Cache API is in use. */
   cache: boolean;
   /** Milliseconds from the worker's start to lexical-ready. */

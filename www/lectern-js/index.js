@@ -131,6 +131,11 @@ export class Lectern {
     this.#modelLoading = true;
     const done = this.whenHybrid();
     await this.#ensureWorker();
+    // An index in a language the model does not suit is searched by keywords only.
+    if (this.info?.semantic === false) {
+      this.#settleHybrid(lecternError("MODEL_UNAVAILABLE", "The model is English and this index is not: it is searched by keywords", "LANGUAGE"));
+      return done;
+    }
     this.#request("loadModel", {}).catch(() => {}); // the outcome arrives as progress events
     return done;
   }

@@ -13,6 +13,9 @@ export const state = {
   /** Cache | null (no Cache API, or disabled); undefined until opened. */
   cache: undefined,
   retriever: null,
+  /** Whether semantic search suits the index's language (the core says, at open): when not,
+   * the model is never loaded. */
+  semantic: false,
   /** The embedder's worker (embed-client.js startEmbedWorker) once the model is built:
    * semantic search works. */
   embedder: null,

@@ -59,11 +59,15 @@ async function open(options) {
     }),
   );
   state.retriever = retriever;
+  // The model is English: an index in another language is searched by keywords only, and
+  // the model never downloads for it (the core's rule, search::semantic_search_fits).
+  state.semantic = inWasm(() => retriever.semanticSearchFits());
   const ms = Math.round(performance.now() - started);
   progress({ phase: "lexical-ready", loaded: 1, total: 1, ms });
   prune().catch(() => {});
-  if (options.loadModel !== false) deferModel(server.busy);
+  if (options.loadModel !== false && state.semantic) deferModel(server.busy);
   return {
+    semantic: state.semantic,
     chunks: manifest.counts.chunks,
     pages: manifest.counts.pages,
     fingerprint: manifest.model.fingerprint,
@@ -234,6 +238,7 @@ const server = serve(
     embed: async ({ text }) => move(await embedText(text)),
     async loadModel() {
       if (!state.retriever) throw codedError("INDEX_UNAVAILABLE", "The search index is not loaded", "NOT_LOADED");
+      if (!state.semantic) throw codedError("MODEL_UNAVAILABLE", "The model is English and this index is not: it is searched by keywords", "LANGUAGE");
       await loadModel();
       return true;
     },

@@ -1,18 +1,22 @@
 //! `lectern build`: reads the site, loads the model, and has the index build embed what
-//! changed and write the static bundle (`index::build_bundle`); with `--llms-out`, writes
-//! the site's text for AI agents from the same read (`llms::write_llms`); prints its summary.
+//! changed and write the static bundle (`index::build_bundle`), one per locale of an i18n
+//! site (the default locale's in `--out`, each other's in `--out/<locale>/`; `--locale`
+//! builds one); with `--llms-out`, writes the site's text for AI agents from the same read
+//! (`llms::write_llms`); prints its summary.
 
 use super::dense_parts_args::DensePartsArg;
 use super::llms_args::LlmsArgs;
 use super::site_args::{print_summary, SiteArgs};
 use super::CommandResult;
 use crate::index::{
-    build_bundle, BuildSummary, EmbedProgress, FileSize, ShardSizes, StandInEmbedder, Throttle,
+    build_bundle, BuildSummary, EmbedProgress, FileSize, LocaleSummary, ShardSizes, StandInEmbedder, Throttle,
     DEFAULT_TEXT_SHARD_BYTES,
 };
 use crate::llms::{write_llms, LlmsSummary};
+use crate::site::SiteReport;
 use lectern::bundle::{self, FileKind, ModelFileBytes};
 use lectern::embed::{Embedder, ModelFiles, ModelVariant};
+use lectern::search::semantic_search_fits;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -67,6 +71,11 @@ enum ProgressArg {
 pub fn run(args: BuildArgs) -> CommandResult {
     let start = Instant::now();
     let report = args.site.read()?;
+    // Without --locale, every locale of an i18n site: the one read first is the default.
+    let other_locales: Vec<String> = match args.site.locale {
+        Some(_) => Vec::new(),
+        None => report.locales.iter().filter(|l| **l != report.locale.name).cloned().collect(),
+    };
     let progress = progress_bar(args.progress == ProgressArg::Bar && !args.json);
     // A stand-in index needs no graph: its vectors are not searched (and a graph over
     // 50,000 of them would take minutes to build).
@@ -78,7 +87,7 @@ pub fn run(args: BuildArgs) -> CommandResult {
     };
     let mut throttle = Throttle::new(PROGRESS_LINE_EVERY);
     let mut embedding_started: Option<Instant> = None;
-    let on_progress = |told: EmbedProgress| {
+    let mut on_progress = |told: EmbedProgress| {
         let started = *embedding_started.get_or_insert_with(Instant::now);
         let message = told.message(told.seconds_left(started.elapsed()));
         progress.set_length(told.sections_total as u64);
@@ -89,8 +98,8 @@ pub fn run(args: BuildArgs) -> CommandResult {
             eprintln!("{line}");
         }
     };
-    let mut summary = if args.no_embed {
-        build_bundle(&report, &StandInEmbedder, None, &args.out, shards, on_progress)?
+    let model = if args.no_embed {
+        None
     } else {
         let (model, tokenizer) = ModelFiles::in_dir(&args.model_dir, ModelVariant::Compact).read()?;
         // One text per run, on one thread per core: with the sequence symbol asserted this is
@@ -98,19 +107,46 @@ pub fn run(args: BuildArgs) -> CommandResult {
         let embedder = Embedder::from_bytes(&model, &tokenizer)?;
         // The browser fetches the model's head and only the word-table shards of its questions.
         let (weights, words) = lectern::embed::compact::split(&model)?;
-        let model_files =
-            (!args.no_model).then_some(ModelFileBytes { weights: &weights, words: &words, tokenizer: &tokenizer });
-        build_bundle(&report, &embedder, model_files, &args.out, shards, on_progress)?
+        Some((embedder, weights, words, tokenizer))
     };
+    let mut build_locale = |report: &SiteReport| {
+        let out = report.locale.bundle_dir(&args.out);
+        match &model {
+            None => build_bundle(report, &StandInEmbedder, None, &out, shards, &mut on_progress),
+            Some((embedder, weights, words, tokenizer)) => {
+                // A locale the model does not suit is searched by keywords only: its bundle
+                // goes without the model (search::semantic_search_fits).
+                let with_model = !args.no_model && semantic_search_fits(Some(&report.locale.name));
+                let model_files = with_model.then_some(ModelFileBytes { weights, words, tokenizer });
+                build_bundle(report, embedder, model_files, &out, shards, &mut on_progress)
+            }
+        }
+    };
+    let mut summary = build_locale(&report)?;
+    let mut others = Vec::new();
+    for locale in &other_locales {
+        let started = Instant::now();
+        let report = args.site.read_locale(locale)?;
+        let mut built = build_locale(&report)?;
+        built.seconds = started.elapsed().as_secs_f64();
+        summary.content_dirs.extend(built.content_dirs.iter().cloned());
+        others.push((report, built));
+    }
     progress.finish_and_clear();
+    // The files for AI agents describe the locale read first (the default one unless --locale).
     summary.llms = args.llms.requested().map(|(dir, options)| write_llms(&report, &options, &dir)).transpose()?;
+    summary.locales = others.iter().map(|(report, built)| LocaleSummary::of(report, built, &args.out)).collect();
     summary.seconds = start.elapsed().as_secs_f64();
     summary.model_dir = Some(std::path::absolute(&args.model_dir).unwrap_or(args.model_dir));
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
         print_summary(&report);
-        print_build_summary(&summary, &args.out);
+        print_build_summary(&summary, &report.locale.bundle_dir(&args.out));
+        for (report, built) in &others {
+            print_summary(report);
+            print_build_summary(built, &report.locale.bundle_dir(&args.out));
+        }
     }
     Ok(())
 }

@@ -51,6 +51,10 @@ pub struct EvalArgs {
     /// index answers at high or medium confidence, the share of candidates refused.
     #[arg(long)]
     follow_ups: bool,
+    /// On a site folder: the locale to index and ask in (its translated docs; default: the
+    /// site's default locale).
+    #[arg(long)]
+    locale: Option<String>,
     /// Model folder, used when the bundle does not carry the model.
     #[arg(long, default_value_os_t = ModelFiles::default_dir())]
     model_dir: PathBuf,
@@ -169,7 +173,7 @@ pub fn run(args: EvalArgs) -> CommandResult {
     let requirements: Vec<Requirement> =
         args.requirements.iter().map(|r| Requirement::parse(r)).collect::<Result<_, _>>()?;
     let embedder = ModelFiles::in_dir(&args.model_dir, ModelVariant::Compact).load()?;
-    let bundle_dir = bundle_for(&args.target, &embedder, args.dense_parts.get())?;
+    let bundle_dir = bundle_for(&args.target, args.locale.as_deref(), &embedder, args.dense_parts.get())?;
     let LoadedBundle { manifest, chunks, mut lexical, dense, texts } =
         load_dir(&bundle_dir).map_err(|e| format!("{}: {e}", bundle_dir.display()))?;
     manifest.check_model(embedder.fingerprint().as_str())?;
@@ -311,11 +315,17 @@ fn chars_per_token(texts: &[String], embedder: &Embedder) -> Result<f64, Box<dyn
 /// The bundle to evaluate: `target` itself, or a fresh build of the site `target` in the
 /// cache folder with `embedder` (vectors of unchanged chunks are reused, so a rebuild is quick).
 /// A forced dense layout builds into a folder of its own, so it never replaces the default one.
-fn bundle_for(target: &Path, embedder: &Embedder, parts: DenseParts) -> Result<PathBuf, Box<dyn std::error::Error>> {
+fn bundle_for(
+    target: &Path,
+    locale: Option<&str>,
+    embedder: &Embedder,
+    parts: DenseParts,
+) -> Result<PathBuf, Box<dyn std::error::Error>> {
     if target.join(MANIFEST_FILE).is_file() {
         return Ok(target.to_path_buf());
     }
-    let report = crate::site::read_site(target, &crate::site::Overrides::default())?;
+    let overrides = crate::site::Overrides { locale: locale.map(str::to_string), ..crate::site::Overrides::default() };
+    let report = crate::site::read_site(target, &overrides)?;
     let canonical = target.canonicalize()?;
     let name = canonical.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "site".into());
     let digest = lectern::bundle::sha256_hex(canonical.to_string_lossy().as_bytes());
@@ -325,6 +335,7 @@ fn bundle_for(target: &Path, embedder: &Embedder, parts: DenseParts) -> Result<P
         DenseParts::Never => "-whole",
     };
     let out = cache_dir().join("eval").join(format!("{name}-{}{layout}", &digest[..12]));
+    let out = report.locale.bundle_dir(&out);
     let summary = build_bundle(
         &report,
         embedder,

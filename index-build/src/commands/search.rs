@@ -24,6 +24,8 @@ pub struct SearchArgs {
     /// Results to return (1–50).
     #[arg(long, default_value_t = 3)]
     k: usize,
+    /// How to search; `hybrid` is by keywords on an index whose language the English model
+    /// does not suit (the manifest's `site.language`), as in the browser.
     #[arg(long, value_enum, default_value_t = ModeArg::Hybrid)]
     mode: ModeArg,
     /// Only these modules (repeatable).
@@ -105,6 +107,9 @@ pub fn run(args: SearchArgs) -> CommandResult {
     let mode = match args.mode {
         ModeArg::Dense => SearchMode::Dense,
         ModeArg::Lexical => SearchMode::Lexical,
+        // The browser's rule: an index in a language the model does not suit is searched by
+        // keywords (search::semantic_search_fits); `--mode dense` still asks the model.
+        ModeArg::Hybrid if !bundle.manifest.semantic_search_fits() => SearchMode::Lexical,
         ModeArg::Hybrid => SearchMode::Hybrid,
     };
     let earlier = args.previous.iter().map(|p| lectern::query::question(p)).collect::<Result<Vec<_>, _>>()?;

@@ -26,6 +26,10 @@ pub struct SiteArgs {
     /// Index only these versions (comma-separated: current,2.0,…).
     #[arg(long, value_delimiter = ',')]
     pub versions: Option<Vec<String>>,
+    /// Read this locale of an i18n site (its translated docs, its URLs under
+    /// `<baseUrl><locale>/`) instead of the default one.
+    #[arg(long)]
+    pub locale: Option<String>,
     /// Do not run Node on the config; read plain settings from its text.
     #[arg(long)]
     pub no_node: bool,
@@ -44,6 +48,7 @@ impl SiteArgs {
             docs_path: self.docs_path.clone(),
             route_base_path: self.route_base_path.clone(),
             versions: self.versions.clone(),
+            locale: self.locale.clone(),
             skip_node: self.no_node,
             site_config: self.site_config.clone(),
             ..Overrides::default()
@@ -53,6 +58,12 @@ impl SiteArgs {
     /// Reads the site, with errors that name the site folder.
     pub fn read(&self) -> Result<SiteReport, Box<dyn std::error::Error>> {
         Ok(crate::site::read_site(&self.site_root, &self.overrides())?)
+    }
+
+    /// Reads the site in `locale`, the other options as given.
+    pub fn read_locale(&self, locale: &str) -> Result<SiteReport, Box<dyn std::error::Error>> {
+        let overrides = Overrides { locale: Some(locale.to_string()), ..self.overrides() };
+        Ok(crate::site::read_site(&self.site_root, &overrides)?)
     }
 }
 

@@ -59,6 +59,43 @@ pub struct BuildSummary {
     /// The llms files written from the same read of the site (set by the caller that wrote them).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub llms: Option<LlmsSummary>,
+    /// The locale built (the language its manifest states).
+    pub locale: String,
+    /// The site's other locales, built by the same run (set by the caller that built them).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub locales: Vec<LocaleSummary>,
+}
+
+/// One more locale's bundle, as the summary of a build of every locale lists it.
+#[derive(serde::Serialize)]
+pub struct LocaleSummary {
+    pub locale: String,
+    /// Its bundle folder, and the URL prefix its pages are served under.
+    pub out: PathBuf,
+    pub base_url: String,
+    pub pages: usize,
+    pub chunks: usize,
+    pub embedded: usize,
+    pub reused: usize,
+    pub total_bytes: u64,
+    /// Whether semantic search suits its language (else its bundle goes without the model).
+    pub semantic_search: bool,
+}
+
+impl LocaleSummary {
+    pub fn of(report: &SiteReport, built: &BuildSummary, out: &Path) -> Self {
+        LocaleSummary {
+            locale: report.locale.name.clone(),
+            out: report.locale.bundle_dir(out),
+            base_url: report.base_url.clone(),
+            pages: built.pages,
+            chunks: built.chunks,
+            embedded: built.embedding.embedded,
+            reused: built.embedding.reused,
+            total_bytes: built.total_bytes,
+            semantic_search: lectern::search::semantic_search_fits(Some(&report.locale.name)),
+        }
+    }
 }
 
 /// One file of the bundle written, by name.
@@ -95,7 +132,11 @@ pub fn build_bundle(
         chunks: &chunks,
         model_fingerprint: embedder.fingerprint(),
         dims: embedder.dims(),
-        site: SiteInfo { base_url: report.base_url.clone(), site_url: report.site_url.clone() },
+        site: SiteInfo {
+            base_url: report.base_url.clone(),
+            site_url: report.site_url.clone(),
+            language: Some(report.locale.name.clone()),
+        },
         pages: report.pages.len(),
         model_files,
         text_shard_bytes: shards.text,
@@ -126,9 +167,12 @@ pub fn build_bundle(
         content_dirs: report
             .docs_instances
             .iter()
-            .flat_map(|i| i.versions.iter().map(|v| v.content_dir.clone()))
+            .flat_map(|i| i.versions.iter().flat_map(|v| std::iter::once(&v.content_dir).chain(&v.translated_dir)))
+            .cloned()
             .collect(),
         model_dir: None,
         llms: None,
+        locale: report.locale.name.clone(),
+        locales: Vec::new(),
     })
 }

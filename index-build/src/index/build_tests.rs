@@ -98,3 +98,43 @@ fn rebuilds_embed_only_what_changed() {
     assert_eq!((fourth.embedding.embedded, fourth.embedding.reused), (chunks, 0));
     assert!(fourth.full_rebuild_reason.unwrap_or_default().contains("model changed"));
 }
+
+#[test]
+fn every_locale_gets_its_bundle_and_a_chinese_question_finds_its_section() {
+    use lectern::search::{HybridSearch, SearchMode, SearchOptions};
+    let site = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/i18n-site");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bundle");
+    let embedder = CountingEmbedder::new("sha256:model-a");
+    let read = |locale: &str| {
+        let overrides = Overrides { locale: Some(locale.into()), skip_node: true, ..Overrides::default() };
+        read_site(&site, &overrides).unwrap()
+    };
+    let (en, zh) = (read("en"), read("zh-CN"));
+    assert_eq!((en.locale.bundle_dir(&out), zh.locale.bundle_dir(&out)), (out.clone(), out.join("zh-CN")));
+    build_bundle(&zh, &embedder, None, &zh.locale.bundle_dir(&out), ShardSizes::default(), |_| {}).unwrap();
+    // The default locale's bundle is written around the other's, which stays (and is reused).
+    build_bundle(&en, &embedder, None, &out, ShardSizes::default(), |_| {}).unwrap();
+    let again = build_bundle(&zh, &embedder, None, &out.join("zh-CN"), ShardSizes::default(), |_| {}).unwrap();
+    assert_eq!(again.embedding.embedded, 0, "the Chinese bundle survived the English rewrite");
+
+    let english = load_dir(&out).unwrap();
+    assert_eq!(english.manifest.site.language.as_deref(), Some("en"));
+    assert!(english.manifest.semantic_search_fits());
+    let chinese = load_dir(&out.join("zh-CN")).unwrap();
+    assert_eq!(chinese.manifest.site.language.as_deref(), Some("zh-CN"));
+    assert_eq!(chinese.manifest.site.base_url, "/zh-CN/");
+    assert!(!chinese.manifest.semantic_search_fits(), "the model is English: Chinese is searched by keywords");
+    assert!(chinese.chunks.iter().all(|c| c.url.starts_with("/zh-CN/docs/")));
+
+    // "The bucket is stuck: which screw do I turn?", in the reader's words, not the heading's.
+    let search = HybridSearch::new(chinese.chunks, chinese.lexical).unwrap();
+    let options = SearchOptions { k: 3, mode: SearchMode::Lexical, ..SearchOptions::default() };
+    let found = search.search("翻斗卡住了要拧哪个螺丝？", None, &options).unwrap();
+    let urls: Vec<&str> = found.hits.iter().filter_map(|h| search.chunk(h.index).map(|c| c.url.as_str())).collect();
+    assert!(urls.first().is_some_and(|u| u.ends_with("/setup#校准漏斗")), "{urls:?}");
+    // A question mixing English and Chinese finds it too.
+    let found = search.search("battery 电池 AA", None, &options).unwrap();
+    let first = found.hits.first().and_then(|h| search.chunk(h.index)).map(|c| c.url.as_str());
+    assert!(first.is_some_and(|u| u.ends_with("/battery")), "{first:?}");
+}

@@ -12,7 +12,7 @@ mod stand_in;
 #[cfg(test)]
 mod wordpiece_parity;
 
-pub use build::{build_bundle, BuildSummary, FileSize, ShardSizes, DEFAULT_TEXT_SHARD_BYTES};
+pub use build::{build_bundle, BuildSummary, FileSize, LocaleSummary, ShardSizes, DEFAULT_TEXT_SHARD_BYTES};
 pub use embedder::ChunkEmbedder;
 pub use incremental::PreviousVectors;
 pub use pipeline::{embed_chunks, EmbedStats};

@@ -23,6 +23,9 @@ pub enum SiteError {
         source: std::io::Error,
     },
 
+    #[error("{0}")]
+    UnknownLocale(String),
+
     #[error("the site has no docs: the Docusaurus config disables the docs plugin")]
     NoDocsPlugin,
 

@@ -20,6 +20,7 @@ pub mod files;
 pub mod frontmatter;
 pub mod inline_text;
 pub mod jsx;
+pub mod locales;
 pub mod overrides;
 pub mod parse;
 pub mod partials;
@@ -32,6 +33,8 @@ pub mod versions;
 
 #[cfg(test)]
 mod corpus_tests;
+#[cfg(test)]
+mod locale_tests;
 #[cfg(test)]
 mod site_tests;
 #[cfg(test)]
@@ -54,11 +57,14 @@ use versions::DocsVersion;
 /// Reads the site at `root` (the folder with `docusaurus.config.*`, or a
 /// repository containing it, e.g. in `website/`).
 pub fn read_site(root: &Path, overrides: &Overrides) -> Result<SiteReport, SiteError> {
-    let site = config::discover(root, overrides)?;
+    let mut site = config::discover(root, overrides)?;
     if site.docs.is_empty() {
         return Err(SiteError::NoDocsPlugin);
     }
+    let locale = site.i18n.locale(overrides.locale.as_deref()).map_err(SiteError::UnknownLocale)?;
+    site.base_url = locale.base_url(&site.base_url);
     let mut notes = site.notes.clone();
+    let mut untranslated = 0;
     let mut skipped = Vec::new();
     let mut pages: Vec<ReadPage> = Vec::new();
     let mut summaries = Vec::new();
@@ -72,9 +78,12 @@ pub fn read_site(root: &Path, overrides: &Overrides) -> Result<SiteReport, SiteE
             let (files, glob_notes) =
                 files::list_doc_files(&version.content_dir, &instance.include, &instance.exclude)?;
             notes.extend(glob_notes);
+            let translated_dir = locale.translated_docs_dir(&site.site_dir, &instance.id, &version.name);
             let mut version_pages = Vec::new();
             for relative_path in &files {
-                match read_page(&site, instance, version, relative_path) {
+                let translation = translated_dir.as_ref().map(|dir| dir.join(relative_path)).filter(|f| f.is_file());
+                untranslated += usize::from(translated_dir.is_some() && translation.is_none());
+                match read_page(&site, instance, version, relative_path, translation) {
                     Ok(page) => version_pages.push(page),
                     Err(skip) => skipped.push(skip),
                 }
@@ -86,6 +95,7 @@ pub fn read_site(root: &Path, overrides: &Overrides) -> Result<SiteReport, SiteE
                 path: version.path.clone(),
                 last: version.last,
                 content_dir: files::lexical_normalize(&version.content_dir),
+                translated_dir: translated_dir.filter(|dir| dir.is_dir()).map(|dir| files::lexical_normalize(&dir)),
                 pages: version_pages.len(),
             });
             pages.extend(version_pages);
@@ -125,6 +135,12 @@ pub fn read_site(root: &Path, overrides: &Overrides) -> Result<SiteReport, SiteE
         report_pages.push(page.page);
     }
     number_chunks(&mut chunks, &mut notes);
+    if untranslated > 0 {
+        notes.push(format!(
+            "locale {}: {untranslated} docs have no translation; their original text is indexed, as Docusaurus shows it",
+            locale.name
+        ));
+    }
 
     Ok(SiteReport {
         site_dir: site.site_dir.clone(),
@@ -134,6 +150,8 @@ pub fn read_site(root: &Path, overrides: &Overrides) -> Result<SiteReport, SiteE
         tagline: site.tagline.clone(),
         base_url: site.base_url.clone(),
         trailing_slash: site.trailing_slash,
+        locale,
+        locales: site.i18n.locales.clone(),
         docs_instances: summaries,
         pages: report_pages,
         chunks,
@@ -158,8 +176,11 @@ fn read_page(
     instance: &DocsInstanceConfig,
     version: &DocsVersion,
     relative_path: &str,
+    translation: Option<std::path::PathBuf>,
 ) -> Result<ReadPage, Skipped> {
-    let file = files::lexical_normalize(&version.content_dir.join(relative_path));
+    // A locale's translation of the doc when it has one (its place, order and id are the
+    // original's, as in Docusaurus).
+    let file = files::lexical_normalize(&translation.unwrap_or_else(|| version.content_dir.join(relative_path)));
     let skip = |kind: SkipKind, line: Option<usize>, reason: String| Skipped { file: file.clone(), line, kind, reason };
     let text = std::fs::read_to_string(&file)
         .map_err(|error| skip(SkipKind::Unreadable, None, format!("cannot read the file: {error}")))?;

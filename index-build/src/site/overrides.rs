@@ -21,6 +21,9 @@ pub struct Overrides {
     pub route_base_path: Option<String>,
     /// Index only these versions (`current`, `2.0`, …); URLs are unaffected.
     pub versions: Option<Vec<String>>,
+    /// Read this locale (its translated docs, its URLs under `<baseUrl><locale>/`) instead
+    /// of the default one.
+    pub locale: Option<String>,
     /// Do not run Node on the config; read plain settings from its text.
     pub skip_node: bool,
     /// The config as docusaurus-plugin-lectern summarised it from what Docusaurus loaded

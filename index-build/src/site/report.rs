@@ -2,6 +2,7 @@
 //! These types are printed by the CLI (chunks as JSON Lines).
 
 use crate::site::config::{ConfigSource, DocsInstanceSummary};
+use crate::site::locales::Locale;
 use crate::site::permalink::TrailingSlash;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -20,6 +21,10 @@ pub struct SiteReport {
     pub tagline: Option<String>,
     pub base_url: String,
     pub trailing_slash: TrailingSlash,
+    /// The locale read (its translations, its URLs under `base_url`).
+    pub locale: Locale,
+    /// Every locale the site is built in (`i18n.locales`, the default one first if unlisted).
+    pub locales: Vec<String>,
     /// Docs plugin instances and their versions, as read.
     pub docs_instances: Vec<DocsInstanceSummary>,
     /// Pages in site order.

@@ -143,6 +143,7 @@ mod tests {
             markdown_format: SiteMarkdownFormat::Mdx,
             docs: Vec::new(),
             navbar: Vec::new(),
+            i18n: crate::site::locales::I18n::default(),
             notes: Vec::new(),
         };
         (dir, config)

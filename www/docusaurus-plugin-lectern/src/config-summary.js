@@ -88,6 +88,7 @@ function summarizeConfig(config, { isStub = () => false, warnings = [] } = {}) {
   };
   collect(navbarConfig.items);
   const markdown = plainObject(c.markdown) || {};
+  const i18n = plainObject(c.i18n) || {};
   return {
     ok: true,
     baseUrl: text(c.baseUrl),
@@ -96,6 +97,7 @@ function summarizeConfig(config, { isStub = () => false, warnings = [] } = {}) {
     tagline: text(c.tagline),
     trailingSlash: flag(c.trailingSlash),
     markdownFormat: text(markdown.format),
+    i18n: { defaultLocale: text(i18n.defaultLocale), locales: texts(i18n.locales) },
     docs,
     navbar,
     warnings,

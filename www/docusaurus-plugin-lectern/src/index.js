@@ -27,6 +27,10 @@ const { USAGE_MODULE, findSiteModule, writeUsageModule } = require("./usage-modu
 
 async function pluginLectern(context, rawOptions) {
   const { siteDir, siteConfig, siteConfigPath, baseUrl } = context;
+  // Docusaurus builds each locale as a site of its own (baseUrl then ends in `<locale>/`):
+  // this one's bundle holds this locale's pages only, so the reader searches their own.
+  const locale = context.i18n?.currentLocale ?? null;
+  const otherLocale = locale !== null && locale !== context.i18n?.defaultLocale;
   const dev = process.env.NODE_ENV === "development";
   const log = console;
 
@@ -66,11 +70,15 @@ async function pluginLectern(context, rawOptions) {
     name: PLUGIN,
 
     async loadContent() {
-      let bundleDir = prebuilt;
+      // A prebuilt bundle of every locale (`lectern build`) has this locale's inside it.
+      const prebuiltLocale = prebuilt && otherLocale ? path.join(prebuilt, locale) : null;
+      let bundleDir = prebuiltLocale && fs.existsSync(path.join(prebuiltLocale, "manifest.json")) ? prebuiltLocale : prebuilt;
       let summary = null;
       const llmsDir = path.join(workDir, "llms");
       if (indexing) {
-        bundleDir = path.join(workDir, "bundle");
+        // `lectern build` writes the default locale's bundle here, every other one's inside it.
+        const outDir = path.join(workDir, "bundle");
+        bundleDir = otherLocale ? path.join(outDir, locale) : outDir;
         fs.mkdirSync(workDir, { recursive: true });
         // The config as Docusaurus loaded it: the CLI reads this instead of evaluating the file.
         const siteConfigFile = path.join(workDir, "site-config.json");
@@ -81,10 +89,12 @@ async function pluginLectern(context, rawOptions) {
           siteDir,
           configPath: siteConfigPath,
           siteConfigFile,
-          outDir: bundleDir,
+          outDir,
           baseUrl: siteConfig.baseUrl,
           trailingSlash: siteConfig.trailingSlash,
-          llms: { dir: llmsDir, llmsTxt: options.llmsTxt, llmsFullTxt: options.llmsFullTxt, markdownTwins: options.markdownTwins, llmsVersions: options.llmsVersions },
+          locale,
+          // The files for AI agents are the default locale's.
+          llms: otherLocale ? null : { dir: llmsDir, llmsTxt: options.llmsTxt, llmsFullTxt: options.llmsFullTxt, markdownTwins: options.markdownTwins, llmsVersions: options.llmsVersions },
           extraArgs: options.buildArgs,
           log,
         });

@@ -175,6 +175,11 @@ const args = process.argv.slice(2), arg = (name) => args[args.indexOf(name) + 1]
 fs.writeFileSync(${JSON.stringify(path.join(dir, "cli-args.json"))}, JSON.stringify(args));
 fs.mkdirSync(arg("--out"), { recursive: true });
 fs.writeFileSync(path.join(arg("--out"), "manifest.json"), JSON.stringify({ format: "lectern-index" }));
+// As \`lectern build --locale\`: a locale other than the default one (en here) inside the default's.
+if (args.includes("--locale") && arg("--locale") !== "en") {
+  fs.mkdirSync(path.join(arg("--out"), arg("--locale")), { recursive: true });
+  fs.writeFileSync(path.join(arg("--out"), arg("--locale"), "manifest.json"), JSON.stringify({ format: "lectern-index", site: { language: arg("--locale") } }));
+}
 const progress = (message) => process.stderr.write(JSON.stringify({ progress: { message } }) + "\\n");
 progress("embedding 2 sections");
 process.stderr.write("a note that is not progress\\n");
@@ -221,4 +226,32 @@ test("the llms files: written by the CLI at the site's root, a static one of the
   assert.ok(!JSON.parse(fs.readFileSync(path.join(dir, "cli-args.json"), "utf8")).includes("--llms-out"));
   assert.ok(!none.files.some((f) => f.endsWith(".md") || f.startsWith("llms")));
   assert.equal(none.markdownTwins, null);
+});
+
+test("locales: each of Docusaurus' locale builds indexes its own locale and ships only that bundle", async (t) => {
+  const { dir, runtime } = tempSite(t);
+  t.mock.method(console, "info", () => {});
+  const built = async (currentLocale) => {
+    const localized = { ...context(dir), baseUrl: currentLocale === "en" ? "/docs-site/" : `/docs-site/${currentLocale}/`, i18n: { currentLocale, defaultLocale: "en" } };
+    const p = await plugin(localized, plugin.validateOptions({ options: { cli: standInCli(dir), runtimeDir: runtime } }));
+    const content = await p.loadContent();
+    let data;
+    await p.contentLoaded({ content, actions: { setGlobalData: (d) => (data = d), addRoute: () => {} } });
+    return { args: JSON.parse(fs.readFileSync(path.join(dir, "cli-args.json"), "utf8")), content, data, p };
+  };
+  const out = path.join(dir, "node_modules", ".cache", "lectern", "default", "bundle");
+  const zh = await built("zh-CN");
+  assert.deepEqual(zh.args.slice(zh.args.indexOf("--locale"), zh.args.indexOf("--locale") + 2), ["--locale", "zh-CN"]);
+  assert.equal(zh.args[zh.args.indexOf("--out") + 1], out, "one folder for every locale: the CLI puts zh-CN/ inside");
+  assert.ok(!zh.args.includes("--llms-out"), "the files for AI agents are the default locale's");
+  // The emitted bundle is the Chinese one, at the locale's own URL.
+  const emitted = zh.p.configureWebpack({}, false).plugins[0].state.files;
+  const manifest = emitted.find((f) => f.to === "lectern/bundle/manifest.json");
+  assert.equal(manifest?.from, path.join(out, "zh-CN", "manifest.json"));
+  assert.ok(!zh.content.files.some((f) => f.includes("zh-CN/")), zh.content.files.join(" "));
+  assert.equal(zh.data.bundleUrl, "/docs-site/zh-CN/lectern/bundle/");
+  const en = await built("en");
+  assert.deepEqual(en.args.slice(en.args.indexOf("--locale"), en.args.indexOf("--locale") + 2), ["--locale", "en"]);
+  assert.ok(en.args.includes("--llms-out"));
+  assert.equal(en.data.bundleUrl, "/docs-site/lectern/bundle/");
 });

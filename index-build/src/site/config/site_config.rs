@@ -2,6 +2,7 @@
 //! site's URL settings, its docs instances with Docusaurus' defaults filled in, and the
 //! summaries of instances and versions the report shows.
 
+use crate::site::locales::I18n;
 use crate::site::parse::MarkdownFormat;
 use crate::site::permalink::{normalize_base_url, TrailingSlash};
 use serde::Serialize;
@@ -138,6 +139,8 @@ pub struct SiteConfig {
     pub markdown_format: SiteMarkdownFormat,
     pub docs: Vec<DocsInstanceConfig>,
     pub navbar: Vec<NavbarItem>,
+    /// The locales the site is built in.
+    pub i18n: I18n,
     pub notes: Vec<String>,
 }
 
@@ -153,6 +156,7 @@ pub struct StatedSettings {
     pub markdown_format: Option<String>,
     pub docs: Vec<DocsInstanceConfig>,
     pub navbar: Vec<NavbarItem>,
+    pub i18n: I18n,
     pub notes: Vec<String>,
 }
 
@@ -170,6 +174,7 @@ impl SiteConfig {
             markdown_format: SiteMarkdownFormat::from_option(settings.markdown_format.as_deref()),
             docs: settings.docs,
             navbar: settings.navbar,
+            i18n: settings.i18n,
             notes: settings.notes,
         }
     }
@@ -214,5 +219,9 @@ pub struct VersionSummary {
     /// The instance's last version (`lastVersion`): the one served at its route base path.
     pub last: bool,
     pub content_dir: PathBuf,
+    /// The locale's translations of the version's docs, when the locale read is not the
+    /// default one and has them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub translated_dir: Option<PathBuf>,
     pub pages: usize,
 }

@@ -4,6 +4,7 @@
 use super::site_config::{
     DocsInstanceConfig, NavbarItem, NumberPrefixParsing, StatedSettings, VersionOptions, DEFAULT_DOCS_PLUGIN_ID,
 };
+use crate::site::locales::I18n;
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -91,6 +92,10 @@ pub fn read_summary(json: &Value) -> (StatedSettings, Vec<String>) {
         markdown_format: text(json, "markdownFormat"),
         docs,
         navbar,
+        i18n: json
+            .get("i18n")
+            .map(|i18n| I18n::from_stated(text(i18n, "defaultLocale"), texts(i18n, "locales")))
+            .unwrap_or_default(),
         notes,
     };
     (settings, warnings)

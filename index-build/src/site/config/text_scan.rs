@@ -2,6 +2,7 @@
 //! its text.
 
 use super::site_config::{DocsInstanceConfig, StatedSettings, DEFAULT_DOCS_PLUGIN_ID};
+use crate::site::locales::I18n;
 use regex::Regex;
 use std::path::Path;
 
@@ -36,10 +37,18 @@ pub fn scan_text(file: &Path, text: &str, reason: &str) -> StatedSettings {
         markdown_format: string_setting("format"),
         docs: vec![instance],
         navbar: Vec::new(),
+        i18n: I18n::from_stated(string_setting("defaultLocale"), quoted_list(text, "locales")),
         notes: vec![format!(
             "{} could not be evaluated ({reason}); URL settings were read from its text and may be wrong: \
              check base URL, docs path and route base path, or pass them as overrides",
             file.display()
         )],
     }
+}
+
+/// The quoted strings of a plain `key: ['a', "b"]` list in `text`, if it has one.
+fn quoted_list(text: &str, key: &str) -> Option<Vec<String>> {
+    let list = Regex::new(&format!(r"\b{key}\s*:\s*\[([^\]]*)\]")).ok()?.captures(text)?.get(1)?.as_str().to_string();
+    let item = Regex::new(r#"['"`]([^'"`\n]*)['"`]"#).ok()?;
+    Some(item.captures_iter(&list).filter_map(|c| c.get(1)).map(|m| m.as_str().to_string()).collect())
 }

@@ -139,7 +139,8 @@ function createSession(config) {
   const startModel = () => {
     lectern.then(
       (l) => {
-        if (!modelStarted && !l.state.hybrid) loadModel();
+        // An index the model does not suit (its language) is searched by keywords only.
+        if (!modelStarted && !l.state.hybrid && l.info?.semantic !== false) loadModel();
       },
       () => {},
     );
@@ -162,7 +163,7 @@ function createSession(config) {
       const api = await lectern;
       // The panel shows the model as on its way from here (its first question's keyword
       // answer does not wait for it).
-      if (!api.state.hybrid && !modelStarted) set({ model: "downloading" });
+      if (!api.state.hybrid && !modelStarted && api.info?.semantic !== false) set({ model: "downloading" });
       setTimeout(startModel, PANEL_MODEL_DELAY_MS);
       /** @type {typeof import('lectern/chat')} */
       const chatModule = await chatModulePromise;

@@ -18,7 +18,14 @@ Prints the weights of the final fit, in the order of fusion_model::FEATURES (0 f
 feature left out). Short queries are left out of the measure (a section named by the
 query goes first there, whatever the fusion). Pure Python.
 
-usage: train_fusion.py DIR [--features NAME,NAME...] [--l2 0.01] [--epochs 300]
+Besides the shipped features, the dump carries measured-only ones under "extra" (BM25 of the
+heading path, of the section's own heading and of the text alone, the share of the heading's
+terms the question has, an identifier of a heading named by the question, section length);
+this script adds page-level ones (the best cosine gap and BM25 of the candidate's page among
+the candidates, whether it is its page's best). Name any of them in --features to measure
+them. --keyword ranks the keyword list alone (keyword-only search: "before" is BM25's order).
+
+usage: train_fusion.py DIR [--features NAME,NAME...] [--l2 0.01] [--epochs 300] [--keyword]
 """
 import argparse
 import glob
@@ -30,16 +37,47 @@ import os
 ALL = ["dense_rrf", "lexical_rrf", "cosine", "cosine_gap", "bm25_rel", "dense_near", "lexical_near"]
 
 
-def load(directory):
+def page_features(q):
+    """The candidate's page among the question's candidates: its best cosine gap and BM25."""
+    pages = {}
+    for c in q["candidates"]:
+        pages.setdefault(c.get("extra", {}).get("page"), []).append(c["features"])
+    for c in q["candidates"]:
+        f, siblings = c["features"], pages[c.get("extra", {}).get("page")]
+        c.setdefault("extra", {})
+        c["extra"]["page_cos_gap"] = max(s["cosine_gap"] for s in siblings)
+        c["extra"]["page_bm25"] = max(s["bm25_rel"] for s in siblings)
+        c["extra"]["page_best"] = 1.0 if f["cosine_gap"] >= c["extra"]["page_cos_gap"] else 0.0
+        c["extra"]["page_count"] = math.log(len(siblings))
+
+
+def keyword_only(q):
+    """The keyword list alone, in BM25's order (what keyword-only search ranks)."""
+    cands = [c for c in q["candidates"] if c["features"]["lexical_rrf"] > 0]
+    cands.sort(key=lambda c: -c["features"]["lexical_rrf"])
+    for r, c in enumerate(cands, 1):
+        c["rrf_rank"] = r
+    q["candidates"] = cands
+
+
+def load(directory, keyword=False):
     data = {}
     for path in sorted(glob.glob(os.path.join(directory, "*.cand.jsonl"))):
         corpus = os.path.basename(path)[: -len(".cand.jsonl")]
         data[corpus] = [json.loads(line) for line in open(path)]
+        for q in data[corpus]:
+            if keyword:
+                keyword_only(q)
+            page_features(q)
     return data
 
 
+def value(c, name):
+    return c["features"][name] if name in c["features"] else c["extra"][name]
+
+
 def vectors(q, names):
-    return [[c["features"][n] for n in names] for c in q["candidates"]]
+    return [[value(c, n) for n in names] for c in q["candidates"]]
 
 
 def usable(q):
@@ -111,9 +149,10 @@ def main():
     ap.add_argument("--features", default=",".join(ALL))
     ap.add_argument("--l2", type=float, default=0.01)
     ap.add_argument("--epochs", type=int, default=300)
+    ap.add_argument("--keyword", action="store_true")
     args = ap.parse_args()
     names = args.features.split(",")
-    data = load(args.dir)
+    data = load(args.dir, args.keyword)
     dev = {c: [q for q in qs if q["split"] == "dev"] for c, qs in data.items()}
     held = {c: [q for q in qs if q["split"] == "heldout"] for c, qs in data.items()}
 

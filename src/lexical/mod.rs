@@ -46,6 +46,6 @@ pub use bm25::Bm25Params;
 pub use error::LexicalError;
 pub use expanded_search::{EXPANSION_WEIGHT, MAX_EXPANSIONS};
 pub use index::{normalize_score, Document, IndexOptions, LexicalIndex, QueryCoverage, MAX_DOCUMENTS, MAX_TITLE_BOOST};
-pub use names::{heading_name, is_short_query, name_term, query_names, NAME_PREFIX};
+pub use names::{heading_name, is_short_query, name_term, prose_heading_name, query_names, NAME_PREFIX};
 pub use shards::{parse_term_shard, query_terms, LexicalStats, ShardTerm, TermShard};
 pub use tokenizer::{for_each_token, tokenize, TOKENIZER_VERSION};

@@ -636,6 +636,48 @@ mod tests {
     }
 
     #[test]
+    fn a_search_box_query_that_is_a_prose_heading_puts_that_section_first() {
+        // The diagnosed miss: a short "Next Steps" section that links to the chapter and sits
+        // on a page about services outranked the chapter itself by BM25.
+        let sections = [
+            (
+                "/docs/services#next-steps",
+                "Services and Actions > Next Steps",
+                "Next read the Quality of Service chapter: service quality, service quality.",
+            ),
+            (
+                "/docs/qos",
+                "Quality of Service",
+                "Profiles decide how reliably messages are delivered and kept for late joiners.",
+            ),
+        ];
+        let chunks: Vec<ChunkMeta> = (sections.iter().enumerate())
+            .map(|(i, (url, path, _))| ChunkMeta {
+                chunk_id: format!("default:current:{i}"),
+                url: url.to_string(),
+                heading_path: path.split(" > ").map(str::to_string).collect(),
+                chapter_title: String::new(),
+                section_title: String::new(),
+                module: "Docs".into(),
+                chapter_id: i.to_string(),
+                version: None,
+                word_count: 10,
+                position: i,
+                hash: i.to_string(),
+                parts: Vec::new(),
+                name: path.rsplit(" > ").next().and_then(crate::lexical::prose_heading_name),
+            })
+            .collect();
+        let names: Vec<Vec<String>> = chunks.iter().map(ChunkMeta::names).collect();
+        let docs: Vec<Document> =
+            sections.iter().zip(&names).map(|((_, path, text), n)| Document::new(path, text).with_names(n)).collect();
+        let search = HybridSearch::new(chunks, LexicalIndex::build(&docs, IndexOptions::default()).unwrap()).unwrap();
+        let options = SearchOptions { k: 2, ..Default::default() };
+        assert_eq!(urls(&search, &options, "quality of service"), ["/docs/qos", "/docs/services#next-steps"]);
+        assert_eq!(search.lexical().search("quality of service", 1, None)[0].0, 0, "BM25 alone ranks the other first");
+    }
+
+    #[test]
     fn a_version_filter_keeps_its_own_copy() {
         let search = versioned();
         let options = SearchOptions { k: 5, versions: vec!["1.0".into()], ..Default::default() };

@@ -13,6 +13,7 @@ use crate::site::permalink::with_anchor;
 use crate::site::report::{Chunk, SkipKind, Skipped};
 use crate::site::split::{join_blocks, split_group, ChunkSizing};
 use lectern::bundle::SectionPart;
+use lectern::lexical::prose_heading_name;
 use std::path::Path;
 
 /// The page a set of chunks belongs to.
@@ -91,7 +92,11 @@ pub fn chunk_page(doc: &ExtractedDoc, page: &PageContext<'_>, sizing: &ChunkSizi
                 chars: text.chars().count(),
                 text,
                 parts,
-                name: root.name.clone(),
+                // A page's introduction is named by the page's title.
+                name: root
+                    .name
+                    .clone()
+                    .or_else(|| root.title.is_none().then(|| prose_heading_name(page.title)).flatten()),
                 position: 0,
             });
         }
@@ -292,6 +297,10 @@ mod tests {
         assert_eq!(chunks[2].chunk_id, "default:current:guide/setup#on-linux:0");
         assert_eq!(chunks[1].chars, chunks[1].text.chars().count());
         assert_eq!(chunks[1].word_count, chunks[1].text.split_whitespace().count());
+        // A heading short enough to be typed in a search box names its section; the page's
+        // title names its introduction.
+        assert_eq!(chunks[0].name.as_deref(), Some("setup guide"));
+        assert_eq!(chunks[2].name.as_deref(), Some("on linux"));
     }
 
     #[test]

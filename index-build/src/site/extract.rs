@@ -285,14 +285,12 @@ impl Extractor {
         }
         self.seen_content = true;
         self.flush_pending_label();
-        // The identifier the heading names: its leading code span, or the whole heading when
-        // it is one word (`### default`, an option value written without backticks).
+        // The name the heading gives: its leading code span's identifier, or the whole heading
+        // when it is short enough to be typed as a search (`### default`, an option value
+        // written without backticks; `## Quality of Service`).
         let name = match heading.children.first() {
             Some(Node::InlineCode(code)) => lectern::lexical::heading_name(&code.value),
-            _ if !title.contains(char::is_whitespace) => {
-                lectern::lexical::heading_name(&title).filter(|name| name.chars().count() == title.chars().count())
-            }
-            _ => None,
+            _ => lectern::lexical::prose_heading_name(&title),
         };
         self.sections.push(Section {
             level: heading.depth.max(2),

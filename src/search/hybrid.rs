@@ -315,9 +315,14 @@ impl HybridSearch {
         };
 
         let (dense_hits, lexical_hits) = self.lists(question, dense, options)?;
+        // The learned fusion's first two scores, before the page and a section's name move
+        // anything: a confidence signal.
+        let mut learned_top: Option<Vec<(u32, f32)>> = None;
         let mut fused = match (mode_used, dense, options.fusion) {
             (SearchMode::Hybrid, Some((index, vector)), Fusion::Learned) => {
-                fusion_model::rank(&self.pool(&dense_hits, &lexical_hits, index, vector)?)
+                let ranked = fusion_model::rank(&self.pool(&dense_hits, &lexical_hits, index, vector)?);
+                learned_top = Some(ranked.iter().take(2).copied().collect());
+                ranked
             }
             _ => {
                 let lexical_votes: &[(u32, f32)] = if mode_used == SearchMode::Dense { &[] } else { &lexical_hits };
@@ -378,7 +383,8 @@ impl HybridSearch {
         let signals = Signals::of(
             dense.map(|_| dense_hits.as_slice()),
             &lexical_hits,
-            lexical_hits.first().map_or(0.0, |h| normalize_score(h.1, lexical_reference)),
+            learned_top.as_deref(),
+            lexical_reference,
             coverage.unknown_share,
         );
         let rule = if dense.is_some() { &options.semantic_confidence } else { &options.keyword_confidence };

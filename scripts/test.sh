@@ -46,7 +46,7 @@ step "retrieval quality gate (lectern eval on labelled questions)"
   --require 'hybrid.mrr>=0.82' --require 'hybrid.selection_hits>=9' --require 'hybrid.off_topic_refused>=4' \
   --require 'hybrid.false_refusals<=0' --require 'lexical.false_refusals<=0' \
   --require 'hybrid.follow_up_hit_at_3>=0.87' --require 'hybrid.follow_up_refused<=0' \
-  --require 'hybrid.context_recall>=0.97'
+  --require 'hybrid.context_recall>=0.97' --require 'hybrid.high_right_first>=0.85'
 textbook="$LECTERN_ROOT/../shared/corpora/physical-ai-textbook"
 if [ -d "$textbook" ]; then
   "$LECTERN_BIN" eval "$textbook" --questions tests/eval/questions/physical-ai-textbook.jsonl --mode all \
@@ -54,7 +54,7 @@ if [ -d "$textbook" ]; then
     --require 'hybrid.mrr>=0.78' --require 'hybrid.selection_hits>=12' --require 'hybrid.off_topic_refused>=4' \
     --require 'hybrid.near_miss_refused>=4' --require 'hybrid.false_refusals<=0' --require 'lexical.false_refusals<=0' \
     --require 'hybrid.follow_up_hit_at_3>=0.81' --require 'hybrid.follow_up_refused<=0' \
-    --require 'hybrid.context_recall>=0.97'
+    --require 'hybrid.context_recall>=0.97' --require 'hybrid.high_right_first>=0.85'
 else
   echo "no $textbook: the real-textbook gate is skipped (the sample site's gate ran)"
 fi

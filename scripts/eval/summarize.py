@@ -51,8 +51,8 @@ def figures(outcomes, k):
     def in_top5(o):
         return any(u in o["expected"] for u in o.get("context_top5", o.get("context", [])))
 
-    high = [o for o in outcomes if not o["selected"] and not o["refused"] and o["confidence"] == "high"]
-    low = [o for o in outcomes if not o["selected"] and not o["refused"] and o["confidence"] == "low"]
+    labelled = lambda level: [o for o in outcomes if not o["selected"] and not o["refused"] and o["confidence"] == level]  # noqa: E731
+    high, medium, low = labelled("high"), labelled("medium"), labelled("low")
     right = lambda o: not o["unanswerable"] and hit(o, 1)  # noqa: E731
     answerable_scores = [o["confidence_score"] for o in plain + follow]
     return {
@@ -72,6 +72,7 @@ def figures(outcomes, k):
         "off-topic ref": f"{sum(o['refused'] for o in off)}/{len(off)}",
         "AUC": auc(answerable_scores, [o["confidence_score"] for o in near]),
         "high right": f"{sum(right(o) for o in high)}/{len(high)}",
+        "medium right": f"{sum(right(o) for o in medium)}/{len(medium)}",
         "low right": f"{sum(right(o) for o in low)}/{len(low)}",
     }
 

@@ -15,6 +15,9 @@ pub enum NoteCode {
     PartialSearch,
     /// Some of the sections found could not be loaded: the answer uses the others.
     SourcesUnread,
+    /// Found by keywords alone, with weak evidence, before semantic search was ready: a
+    /// better answer is likely once it is (the panel then offers to ask again).
+    KeywordOnly,
 }
 
 /// A note shown under an answer, kept with it.
@@ -28,12 +31,15 @@ pub struct AnswerNote {
 pub const PARTIAL_SEARCH_NOTE: &str =
     "Part of the site's search index could not be loaded, so this answer may miss some sections.";
 pub const SOURCES_UNREAD_NOTE: &str = "Some of the sections found could not be loaded; the answer uses the others.";
+pub const KEYWORD_ONLY_NOTE: &str = "This answer comes from a keyword search while semantic search is still loading, \
+     so it may not be the best one. A better answer should be possible in a few seconds.";
 
 impl NoteCode {
     pub fn message(self) -> &'static str {
         match self {
             NoteCode::PartialSearch => PARTIAL_SEARCH_NOTE,
             NoteCode::SourcesUnread => SOURCES_UNREAD_NOTE,
+            NoteCode::KeywordOnly => KEYWORD_ONLY_NOTE,
         }
     }
 
@@ -43,14 +49,17 @@ impl NoteCode {
 }
 
 /// The notes for an answer from a retrieval that was `partial`, whose sections were `unread`
-/// in part (some read, some not).
-pub fn notes(partial: bool, unread: bool) -> Vec<AnswerNote> {
+/// in part (some read, some not), that was `provisional` (keyword-only with weak evidence).
+pub fn notes(partial: bool, unread: bool, provisional: bool) -> Vec<AnswerNote> {
     let mut notes = Vec::new();
     if partial {
         notes.push(NoteCode::PartialSearch.note());
     }
     if unread {
         notes.push(NoteCode::SourcesUnread.note());
+    }
+    if provisional {
+        notes.push(NoteCode::KeywordOnly.note());
     }
     notes
 }
@@ -76,11 +85,12 @@ mod tests {
 
     #[test]
     fn the_notes_and_the_links_answer_are_written_for_a_reader() {
-        for code in [NoteCode::PartialSearch, NoteCode::SourcesUnread] {
+        for code in [NoteCode::PartialSearch, NoteCode::SourcesUnread, NoteCode::KeywordOnly] {
             assert_eq!(technical_in(code.message()), None);
         }
-        assert_eq!(notes(true, false), [NoteCode::PartialSearch.note()]);
-        assert_eq!(notes(false, false), []);
+        assert_eq!(notes(true, false, false), [NoteCode::PartialSearch.note()]);
+        assert_eq!(notes(false, false, true), [NoteCode::KeywordOnly.note()]);
+        assert_eq!(notes(false, false, false), []);
         let [mut a, mut b] = [chunk("a", "/a#x", "", 0.9), chunk("b", "/b", "", 0.8)];
         (a.text, b.text) = (None, None);
         let sources = number_sources(&[a, b], &SiteOrigins::default());

@@ -127,6 +127,9 @@ pub struct Retrieval {
     /// The parts that failed to load (a result whose metadata failed is not in `chunks`).
     #[serde(default)]
     pub errors: Vec<FailedPart>,
+    /// A keyword-only result with weak evidence, while semantic search is still coming.
+    #[serde(default)]
+    pub provisional: bool,
 }
 
 /// A part of the index that failed to load, as the retrieval API lists it in `errors`.
@@ -287,7 +290,7 @@ pub fn notes_for(retrieval: &Retrieval, site: &SiteOrigins) -> Vec<AnswerNote> {
     let numbered = number_sources(&retrieval.chunks, site);
     let unread = numbered.iter().filter(|s| s.reference.unread).count();
     let some_read = unread < numbered.len();
-    notes(retrieval.partial, some_read && (unread > 0 || retrieval.results_lost()))
+    notes(retrieval.partial, some_read && (unread > 0 || retrieval.results_lost()), retrieval.provisional)
 }
 
 /// The stored answer for the LLM's `text`: the fixed fallback (docs/DESIGN.md §3.3) when empty; the sources it
@@ -562,6 +565,9 @@ mod tests {
         assert_eq!(confidence, Confidence::Low);
         assert_eq!(notes_for(&partial, &site), [NoteCode::PartialSearch.note()]);
         assert_eq!(notes_for(&found([true, true]), &site), []);
+        // A keyword-only retrieval with weak evidence says a better answer is coming.
+        let provisional = Retrieval { provisional: true, ..found([true, true]) };
+        assert_eq!(notes_for(&provisional, &site), [NoteCode::KeywordOnly.note()]);
     }
 
     #[test]

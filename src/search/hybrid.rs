@@ -148,6 +148,15 @@ pub struct SearchResults {
     pub hits: Vec<Hit>,
 }
 
+impl SearchResults {
+    /// A keyword-only answer to a search that `asked` for semantic search (the model has not
+    /// arrived yet) whose evidence is weak (`low`): semantic search would likely find a
+    /// better first source, so the answer should say so rather than look final.
+    pub fn provisional(&self, asked: SearchMode) -> bool {
+        asked == SearchMode::Hybrid && self.mode_used == SearchMode::Lexical && self.confidence == Confidence::Low
+    }
+}
+
 /// A ranked list of chunk indexes with their scores, best first.
 type Ranked = Vec<(u32, f32)>;
 
@@ -315,9 +324,14 @@ impl HybridSearch {
         };
 
         let (dense_hits, lexical_hits) = self.lists(question, dense, options)?;
+        // The learned fusion's first two scores, before the page and a section's name move
+        // anything: a confidence signal.
+        let mut learned_top: Option<Vec<(u32, f32)>> = None;
         let mut fused = match (mode_used, dense, options.fusion) {
             (SearchMode::Hybrid, Some((index, vector)), Fusion::Learned) => {
-                fusion_model::rank(&self.pool(&dense_hits, &lexical_hits, index, vector)?)
+                let ranked = fusion_model::rank(&self.pool(&dense_hits, &lexical_hits, index, vector)?);
+                learned_top = Some(ranked.iter().take(2).copied().collect());
+                ranked
             }
             _ => {
                 let lexical_votes: &[(u32, f32)] = if mode_used == SearchMode::Dense { &[] } else { &lexical_hits };
@@ -378,7 +392,8 @@ impl HybridSearch {
         let signals = Signals::of(
             dense.map(|_| dense_hits.as_slice()),
             &lexical_hits,
-            lexical_hits.first().map_or(0.0, |h| normalize_score(h.1, lexical_reference)),
+            learned_top.as_deref(),
+            lexical_reference,
             coverage.unknown_share,
         );
         let rule = if dense.is_some() { &options.semantic_confidence } else { &options.keyword_confidence };
@@ -603,6 +618,24 @@ mod tests {
         assert_eq!(urls.len(), 3, "{urls:?}");
         assert!(urls.contains(&"/docs/current/a") && !urls.contains(&"/docs/1.0/a"), "{urls:?}");
         assert!(urls.contains(&"/docs/current/c") && urls.contains(&"/docs/1.0/c"), "{urls:?}");
+    }
+
+    #[test]
+    fn only_a_weak_keyword_stand_in_for_semantic_search_is_provisional() {
+        let results = |confidence, mode_used| SearchResults {
+            confidence,
+            signals: Signals::default(),
+            mode_used,
+            hits: Vec::new(),
+        };
+        assert!(results(Confidence::Low, SearchMode::Lexical).provisional(SearchMode::Hybrid));
+        assert!(!results(Confidence::Medium, SearchMode::Lexical).provisional(SearchMode::Hybrid), "strong evidence");
+        assert!(!results(Confidence::None, SearchMode::Lexical).provisional(SearchMode::Hybrid), "a refusal");
+        assert!(
+            !results(Confidence::Low, SearchMode::Lexical).provisional(SearchMode::Lexical),
+            "keywords were asked for"
+        );
+        assert!(!results(Confidence::Low, SearchMode::Hybrid).provisional(SearchMode::Hybrid), "semantic search ran");
     }
 
     fn urls(search: &HybridSearch, options: &SearchOptions, question: &str) -> Vec<String> {

@@ -5,6 +5,7 @@
 //! layer rates and cites what the worker retrieved).
 
 mod confidence;
+mod confidence_fitted;
 #[cfg(feature = "search")]
 mod conversation;
 #[cfg(feature = "search")]
@@ -25,7 +26,7 @@ mod parts;
 mod sharded;
 pub mod snippet;
 
-pub use confidence::{Confidence, ConfidenceRule, Signals};
+pub use confidence::{Confidence, ConfidenceRule, LinearScore, Signals, SIGNAL_COUNT, SIGNAL_NAMES};
 #[cfg(feature = "search")]
 pub use conversation::{follow_up_query, in_context_query, FollowUpOptions};
 #[cfg(feature = "search")]

@@ -124,6 +124,9 @@ pub struct SearchResults<'a> {
     /// (`markUnavailable`): the search went without their terms, and its confidence is at
     /// most low. Empty: the search was whole.
     pub unavailable: Vec<NeededFile>,
+    /// Keyword search stood in for semantic search (the model has not arrived) and its
+    /// evidence is weak: a better answer is likely once semantic search is ready.
+    pub provisional: bool,
 }
 
 /// One result of a search.

@@ -241,6 +241,7 @@ impl Retriever {
                 hits: Vec::new(),
                 missing: Vec::new(),
                 unavailable: Vec::new(),
+                provisional: false,
             };
             return to_js(&empty);
         }
@@ -354,6 +355,7 @@ impl Retriever {
             .inner
             .search_follow_up(question, vector.as_deref(), context_vector.as_deref(), earlier, &options, &follow_up)
             .map_err(|e| sharded_error(Code::IndexUnavailable, e))?;
+        let provisional = found.provisional(options.mode);
         let indices: Vec<u32> = found.hits.iter().map(|h| h.index).collect();
         let hits = found
             .hits
@@ -375,6 +377,7 @@ impl Retriever {
             selection: None,
             confidence: Some(found.confidence),
             mode_used: Some(found.mode_used),
+            provisional,
             hits,
             missing: self.inner.files_for_chunks(&indices),
             unavailable: self.inner.unavailable_for_follow_up(question, earlier, &follow_up, options.expand_words),

@@ -144,6 +144,9 @@ export interface SearchResponse {
   /** Part of the question's keyword index could not be loaded (its failures are in
    * `errors`): the question was scored from the rest, and confidence is at most low. */
   partial: boolean;
+  /** Keyword search stood in for semantic search (the model has not arrived yet) and its
+   * evidence is weak: the chat notes that a better answer is coming (KEYWORD_ONLY). */
+  provisional: boolean;
   /** Parts that failed to load, after one more try: term shards or pages (INDEX_UNAVAILABLE;
    * see `partial`), chunk shards (TEXT_UNAVAILABLE: chunks whose text failed have text null;
    * chunks whose metadata failed are left out). */

@@ -197,6 +197,7 @@ async function search(msg, signal, selected, withChunks = true) {
     chunks_retrieved: hits.length,
     chunks: hits.map(retrievedChunk),
     partial: found.unavailable.length > 0,
+    provisional: found.provisional,
     errors,
   };
 }

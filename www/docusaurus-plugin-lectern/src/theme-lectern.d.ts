@@ -98,6 +98,8 @@ declare module "@theme/LecternPanel/Message" {
     readonly onCopy?: () => void;
     readonly onRetry?: () => void;
     readonly canRetry?: boolean;
+    /** A provisional answer's question asked again, semantic search being ready; null: not offered. */
+    readonly onAskAgain?: (() => void) | null;
     /** The address that asks its question again on its page ("Copy link"); null: none. */
     readonly link?: string | null;
     readonly onNavigate?: () => void;

@@ -11,6 +11,7 @@ import { strings, format } from './strings';
 import { copyText } from './clipboard';
 import { Icon } from './icons';
 import Failure, { Details } from './Failure';
+import { hasFaultNotes } from './provisional';
 
 function Selection({ text }) {
   const s = strings();
@@ -181,7 +182,7 @@ function Actions({ message, feedback, onFeedback, onCopy, onRetry, canRetry, lin
     <div className="lectern-actions">
       {/* Excerpts given because the LLM was unreachable, links given because no text could be
           loaded, carry their error, and an answer from part of the index its notes: retry asks again. */}
-      {canRetry && (message.status === 'error' || message.status === 'stopped' || message.error || message.notes?.length > 0) && (
+      {canRetry && (message.status === 'error' || message.status === 'stopped' || message.error || hasFaultNotes(message)) && (
         <button type="button" className="lectern-button lectern-button--primary" onClick={onRetry}>
           <Icon name="retry" />
           {s.retry}
@@ -230,7 +231,7 @@ function Actions({ message, feedback, onFeedback, onCopy, onRetry, canRetry, lin
   );
 }
 
-function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, link = null, onNavigate, onCite, texts, offline = false, offlinePending = '', networkActions = [], pending = false }) {
+function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, onAskAgain = null, link = null, onNavigate, onCite, texts, offline = false, offlinePending = '', networkActions = [], pending = false }) {
   const s = strings();
   const streaming = message.status === 'streaming';
   // An answer given despite a fault (excerpts, links) keeps its error: what helps, and details.
@@ -265,6 +266,15 @@ function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, link
           <Icon name="info" size={16} /> {note.message}
         </p>
       ))}
+      {/* A provisional answer, once semantic search is ready: its question asked again. */}
+      {!streaming && onAskAgain && (
+        <p className="lectern-note lectern-note--action">
+          <button type="button" className="lectern-button lectern-button--primary" data-lectern-ask-again="" onClick={onAskAgain}>
+            <Icon name="retry" />
+            {s.askAgainSemantic}
+          </button>
+        </p>
+      )}
       {!streaming && pending && message.status !== 'error' && <p className="lectern-note">{offlinePending}</p>}
       {!streaming && degraded && <Details error={message.error} />}
       {message.status === 'stopped' && <p className="lectern-muted lectern-small">{format.stopNotice(Boolean(message.content))}</p>}
@@ -288,7 +298,8 @@ function Answer({ message, feedback, onFeedback, onCopy, onRetry, canRetry, link
  * Props: message (chat.d.ts Message, or the answer being streamed: status "streaming",
  * phase, slow), feedback ("up" | "down" | null), onFeedback(rating | null, reason?) (a
  * reason after "down": incorrect, incomplete, off_topic, unclear), onCopy(),
- * onRetry(), canRetry, link (the address that asks its question again on its page: "Copy
+ * onRetry(), canRetry, onAskAgain() (a provisional answer's question asked again now that
+ * semantic search is ready; null: not offered), link (the address that asks its question again on its page: "Copy
  * link"; null: none), onNavigate (a link was followed), onCite(n) (a citation was followed),
  * texts (the chat layer's fixed
  * texts, for the refusal's suggestion), offline, offlinePending and networkActions (while

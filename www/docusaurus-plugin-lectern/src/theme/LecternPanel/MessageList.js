@@ -5,6 +5,7 @@
 import React, { useEffect, useRef } from 'react';
 import Message from '@theme/LecternPanel/Message';
 import FollowUps from './FollowUps';
+import { isProvisional } from './provisional';
 import { strings } from './strings';
 import { emit } from '../LecternWidget/events';
 import { questionLink } from './page';
@@ -76,7 +77,8 @@ function Welcome({ config, selection, onAsk, onAskPage, disabled, reason }) {
  * last answer will be asked again once back online), followUps (the questions suggested under
  * the last answer, or null), onRate(message, rating, reason?), onAsk(question),
  * onFollowUp(question), onRetry(), onNavigate(), onCite(message, n) (a citation of an answer
- * was followed).
+ * was followed), semanticReady (semantic search works now) and onAskAgain(question message)
+ * (the last answer is provisional: its question asked again).
  * @param {{
  *   open: boolean,
  *   config: import('docusaurus-plugin-lectern').ClientOptions,
@@ -99,9 +101,11 @@ function Welcome({ config, selection, onAsk, onAskPage, disabled, reason }) {
  *   onRetry: () => void,
  *   onNavigate: () => void,
  *   onCite: (message: import('lectern/chat').Message, n: number) => void,
+ *   semanticReady?: boolean,
+ *   onAskAgain?: (question: import('lectern/chat').Message) => void,
  * }} props
  */
-export default function MessageList({ open, config, messages, live, busy, welcomeBlocked, selection, texts, feedback, offline, offlinePending, networkActions, pending, followUps = null, onFollowUp, onRate, onAsk, onAskPage = null, onRetry, onNavigate, onCite }) {
+export default function MessageList({ open, config, messages, live, busy, welcomeBlocked, selection, texts, feedback, offline, offlinePending, networkActions, pending, followUps = null, onFollowUp, onRate, onAsk, onAskPage = null, onRetry, onNavigate, onCite, semanticReady = false, onAskAgain }) {
   const s = strings();
   const list = useRef(/** @type {HTMLDivElement | null} */ (null));
   const stick = useRef(true);
@@ -152,6 +156,7 @@ export default function MessageList({ open, config, messages, live, busy, welcom
           link={shareLink(messages[i - 1])}
           onRetry={onRetry}
           canRetry={!busy && i === messages.length - 1}
+          onAskAgain={semanticReady && onAskAgain && !busy && i === messages.length - 1 && isProvisional(m) && messages[i - 1]?.role === 'user' ? () => onAskAgain(messages[i - 1]) : null}
           offline={offline}
           offlinePending={offlinePending}
           networkActions={networkActions}

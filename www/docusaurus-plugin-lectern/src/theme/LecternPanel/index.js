@@ -9,6 +9,7 @@
 //   useFeedback.js      the reader's ratings of answers
 //   useDialog.js        Escape, and the modal sheet on narrow screens
 //   useTurnstile.js     the site's Turnstile check, when it has one (its widget's place is here)
+//   provisional.js      an answer found by keywords alone with weak evidence: no Retry, "ask again"
 //
 // This file keeps what spans the parts: the question box's text, the selection asked about,
 // the docs versions answers come from (the page's, or what the reader chose here or in the
@@ -34,6 +35,7 @@ import { ScopeToggle, scopeFilters, useDocsScope } from '../LecternSearch/scope'
 import { useTopLayer } from '../LecternWidget/layer';
 import { recordUsage } from '../LecternWidget/usage';
 import { currentPage } from './page';
+import { hasFaultNotes } from './provisional';
 import './styles.css';
 
 /** Whether `message` (an answer) would be whole if asked again with the network back: it
@@ -41,7 +43,7 @@ import './styles.css';
 function waitsForNetwork(message, /** @type {readonly string[]} */ networkActions) {
   if (message?.role !== 'assistant') return false;
   if (message.error) return needsNetwork(message.error.action, networkActions);
-  return (message.notes?.length ?? 0) > 0;
+  return hasFaultNotes(message);
 }
 
 
@@ -147,6 +149,15 @@ export default function LecternPanel({ open, onClose, config, request, docsPage 
     [ask, selection, filters, session, config.messages.networkActions],
   );
   const retryLast = useCallback(() => send('', true), [send]);
+
+  /** A provisional answer's question, asked again in the conversation now that semantic
+   * search is ready. */
+  const askAgain = useCallback(
+    (/** @type {import('lectern/chat').Message} */ question) => {
+      ask({ question: question.content, selection: question.selection ?? null, filters, page: currentPage() });
+    },
+    [ask, filters],
+  );
 
   /** "Ask about this page": a question on the page's title, retrieved from the page alone. */
   const askAboutPage = useCallback(() => {
@@ -260,6 +271,8 @@ export default function LecternPanel({ open, onClose, config, request, docsPage 
         onAsk={send}
         onAskPage={docsPage ? askAboutPage : null}
         onRetry={retryLast}
+        semanticReady={state.model === 'ready'}
+        onAskAgain={askAgain}
         onNavigate={onNavigate}
         onCite={onCite}
       />

@@ -29,6 +29,7 @@ export function strings() {
     send: translate({ id: 'lectern.action.send', message: 'Send' }),
     stop: translate({ id: 'lectern.action.stop', message: 'Stop' }),
     retry: translate({ id: 'lectern.action.retry', message: 'Retry' }),
+    askAgainSemantic: translate({ id: 'lectern.action.askAgainSemantic', message: 'Ask again with semantic search', description: 'Under an answer found by keywords alone while the smarter search was loading, once it is ready: asks the same question again' }),
     copy: translate({ id: 'lectern.action.copy', message: 'Copy answer' }),
     copied: translate({ id: 'lectern.action.copied', message: 'Copied' }),
     copyCode: translate({ id: 'lectern.action.copyCode', message: 'Copy code' }),

@@ -67,6 +67,8 @@ enum ProgressArg {
 pub fn run(args: BuildArgs) -> CommandResult {
     let start = Instant::now();
     let report = args.site.read()?;
+    // Before the embedding's minutes: a sidebars file that cannot be read stops the run now.
+    let llms = args.llms.requested()?;
     let progress = progress_bar(args.progress == ProgressArg::Bar && !args.json);
     // A stand-in index needs no graph: its vectors are not searched (and a graph over
     // 50,000 of them would take minutes to build).
@@ -103,7 +105,7 @@ pub fn run(args: BuildArgs) -> CommandResult {
         build_bundle(&report, &embedder, model_files, &args.out, shards, on_progress)?
     };
     progress.finish_and_clear();
-    summary.llms = args.llms.requested().map(|(dir, options)| write_llms(&report, &options, &dir)).transpose()?;
+    summary.llms = llms.map(|(dir, options)| write_llms(&report, &options, &dir)).transpose()?;
     summary.seconds = start.elapsed().as_secs_f64();
     summary.model_dir = Some(std::path::absolute(&args.model_dir).unwrap_or(args.model_dir));
     if args.json {

@@ -1,20 +1,34 @@
 //! Writes what JS reads of the wasm boundary into a folder: `lectern-types.d.ts` (the
 //! TypeScript declarations of everything that crosses) and `error-codes.js`, both generated
-//! from the Rust types (src/wasm/typescript.rs). scripts/build-pkg.sh runs it for pkg/.
+//! from the Rust types (src/wasm/typescript.rs); with `--proxy FILE`, also the reference
+//! proxy's `core-contract.mjs` (what the proxy and the core agree on). scripts/build-pkg.sh
+//! runs it for pkg/ and proxy/cloudflare-worker/src/core-contract.mjs.
 //!
-//!   cargo run --release -p lectern --no-default-features --features search --example typescript -- pkg
+//!   cargo run --release -p lectern --no-default-features --features search --example typescript -- pkg \
+//!     [--proxy proxy/cloudflare-worker/src/core-contract.mjs]
 
-use lectern::wasm::typescript::{declarations, error_codes_js, DECLARATIONS_FILE};
+use lectern::wasm::typescript::{declarations, error_codes_js, proxy_contract_js, DECLARATIONS_FILE};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+const USAGE: &str = "usage: typescript <folder> [--proxy <file>]";
+
 fn main() -> ExitCode {
-    let Some(dir) = std::env::args_os().nth(1).map(PathBuf::from) else {
-        eprintln!("usage: typescript <folder>");
+    let mut args = std::env::args_os().skip(1);
+    let Some(dir) = args.next().map(PathBuf::from) else {
+        eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
-    for (name, text) in [(DECLARATIONS_FILE, declarations()), ("error-codes.js", error_codes_js())] {
-        let path = dir.join(name);
+    let mut files = vec![(dir.join(DECLARATIONS_FILE), declarations()), (dir.join("error-codes.js"), error_codes_js())];
+    match (args.next(), args.next(), args.next()) {
+        (None, _, _) => {}
+        (Some(flag), Some(file), None) if flag == "--proxy" => files.push((PathBuf::from(file), proxy_contract_js())),
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    }
+    for (path, text) in files {
         if let Err(e) = std::fs::write(&path, text) {
             eprintln!("typescript: cannot write {}: {e}", path.display());
             return ExitCode::FAILURE;

@@ -105,8 +105,12 @@ cp www/lectern-js/*.js www/lectern-js/*.d.ts pkg/
 # stale: lectern-types.d.ts (the TypeScript declarations of everything that crosses, which
 # lectern_core.d.ts, index.d.ts and chat.d.ts import) and error-codes.js (the core's table of
 # error codes and suggestions). A native program (ts-rs): nothing of it is in a wasm module.
-step "TypeScript declarations and error-codes.js from the Rust types (examples/typescript.rs)"
-cargo run --release --quiet -p lectern --no-default-features --features search --example typescript -- pkg
+# The same run rewrites the reference proxy's core-contract.mjs (the Turnstile header, the
+# refusal codes, Retry-After), which is committed so the proxy deploys without a Rust build; a
+# Rust test fails when it is stale.
+step "TypeScript declarations, error-codes.js and the proxy's core-contract.mjs from the Rust types (examples/typescript.rs)"
+cargo run --release --quiet -p lectern --no-default-features --features search --example typescript -- pkg \
+  --proxy proxy/cloudflare-worker/src/core-contract.mjs
 size_line "pkg/lectern_core_bg.$core_hash.wasm" "pkg/lectern_core_bg.$core_hash.wasm"
 size_line "pkg/lectern_embed_bg.$embed_hash.wasm" "pkg/lectern_embed_bg.$embed_hash.wasm"
 js_total=0

@@ -80,8 +80,10 @@ step "chunk URLs against the real Docusaurus build"
 "$LECTERN_BIN" chunks www/example --json >"$assets/example-chunks.jsonl"
 node tests/docusaurus/check-urls.mjs --build www/example/build --base-url / \
   --chunks "$assets/example-chunks.jsonl" --min-pct 100
-# The plugin wrote the llms files into the build: llms.txt's format, and every URL lands.
-node tests/docusaurus/check-llms.mjs --build www/example/build --llms www/example/build
+# The plugin wrote the llms files into the build: llms.txt's format, every URL lands, and its
+# sections are the categories of the sidebars Docusaurus loaded (sidebars.js), in order.
+node tests/docusaurus/check-llms.mjs --build www/example/build --llms www/example/build \
+  --sidebars www/example/node_modules/.cache/lectern/default/sidebars.json
 # The real Docusaurus trees in ../shared/corpora, when present (skipped otherwise).
 LECTERN_BIN="$LECTERN_BIN" LECTERN_MIN_PCT=99 tests/docusaurus/run-corpora.sh
 

@@ -54,6 +54,7 @@ const PROXY = path.join(REPO, "proxy/cloudflare-worker");
 const { startWrangler, localKvKeys, HAVE_WRANGLER } = await import(path.join(PROXY, "test/start-wrangler.mjs"));
 const { startSiteverify, DUMMY_TOKEN, PASS_SECRET } = await import(path.join(PROXY, "test/siteverify-server.mjs"));
 const { promptTokens } = await import(path.join(PROXY, "src/usage.mjs"));
+const { TURNSTILE_HEADER } = await import(path.join(PROXY, "src/core-contract.mjs"));
 
 // ---------------------------------------------------------------------------------------
 // Options
@@ -251,7 +252,7 @@ async function runLoad(protection) {
   async function ask(client) {
     const headers = { origin: SITE, "content-type": "application/json", "cf-connecting-ip": client.ip };
     const withToken = client.kind === "bot-forged" || (client.kind !== "bot-none" && client.needsToken);
-    if (withToken) headers["x-lectern-turnstile"] = client.kind === "bot-forged" ? "forged.turnstile.token" : DUMMY_TOKEN;
+    if (withToken) headers[TURNSTILE_HEADER] = client.kind === "bot-forged" ? "forged.turnstile.token" : DUMMY_TOKEN;
     const r = { start: since(), end: null, outcome: null, withToken, firstByte: null, retryAfter: 0 };
     started++;
     try {

@@ -95,10 +95,14 @@ impl Default for ChatConfig {
 }
 
 /// The request header that carries a Cloudflare Turnstile token to the site's proxy, when
-/// the page has one (the Docusaurus widget's `turnstile` option). The reference proxy reads
-/// the same name (proxy/cloudflare-worker/src/config.mjs, TURNSTILE_HEADER): a name without
-/// a secret's words, so a CORS preflight allows it.
+/// the page has one (the Docusaurus widget's `turnstile` option): a name without a secret's
+/// words, so a CORS preflight allows it. The reference proxy reads it from its generated
+/// proxy/cloudflare-worker/src/core-contract.mjs (src/wasm/typescript.rs).
 pub const TURNSTILE_HEADER: &str = "x-lectern-turnstile";
+/// The response header whose whole seconds say how long a refused question must wait; the
+/// reference proxy sends it with its refusals and exposes it to the page (CORS) by this
+/// name, from the same generated module.
+pub const RETRY_AFTER_HEADER: &str = "retry-after";
 
 /// The options, as JS names them.
 pub const OPTIONS: [&str; 13] = [

@@ -230,7 +230,8 @@ impl std::error::Error for ChatError {}
 /// The codes of the reference proxy's refusals (proxy/cloudflare-worker: its per-minute rate
 /// limit, its Turnstile check, the per-client daily quota and the site's daily token budget),
 /// as its error bodies carry them (`{"error": {"code": …}}`). The advice table has a row for
-/// each, under `LLM_UNAVAILABLE` with the code as the detail.
+/// each, under `LLM_UNAVAILABLE` with the code as the detail; the proxy takes the codes from
+/// its generated proxy/cloudflare-worker/src/core-contract.mjs (src/wasm/typescript.rs).
 pub const PROXY_REFUSALS: [&str; 6] = [
     "RATE_LIMITED",
     "TURNSTILE_REQUIRED",

@@ -25,7 +25,7 @@ mod turn;
 
 pub use config::{
     did_you_mean, ChatConfig, DEFAULT_K, DEFAULT_SLOW_AFTER_MS, DEFAULT_STORAGE_KEY, DEFAULT_TIMEOUT_MS,
-    TURNSTILE_HEADER,
+    RETRY_AFTER_HEADER, TURNSTILE_HEADER,
 };
 pub use context::{pack_context, token_estimate, CHARS_PER_TOKEN, CONTEXT_TOKENS_RANGE, DEFAULT_CONTEXT_TOKENS};
 pub use conversation::{

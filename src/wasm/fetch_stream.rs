@@ -3,7 +3,7 @@
 //! has come after a while, and a limit on waiting (for the first token, then between
 //! pieces) after which the request is aborted. Parsing is the core's (`CompletionStream`).
 
-use crate::chat::{ChatError, CompletionStream, StreamStep};
+use crate::chat::{ChatError, CompletionStream, StreamStep, RETRY_AFTER_HEADER};
 use js_sys::{Promise, Reflect, Uint8Array};
 use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
@@ -63,12 +63,12 @@ pub async fn stream_completion(
         Waited::Rejected(reason) => return StreamEnd::Unreachable(ChatError::network(&reason_text(&reason))),
     };
     if !response.ok() {
-        // The proxy exposes Retry-After to the page (its CORS headers).
+        // The proxy exposes Retry-After to the page (its CORS headers, by this same name).
         // Whole seconds (the form the proxy sends; an HTTP date is not read): an integer
         // parse, since a float's would add its parser to the module.
         let retry_after = response
             .headers()
-            .get("retry-after")
+            .get(RETRY_AFTER_HEADER)
             .ok()
             .flatten()
             .and_then(|v| v.trim().parse::<u32>().ok())

@@ -7,12 +7,20 @@
 //! (`examples/typescript.rs`); the hand-written .d.ts files of www/lectern-js import the
 //! declarations instead of restating them. Only with the `typescript` feature: no browser
 //! module carries any of it.
+//!
+//! The same run writes the reference proxy's `core-contract.mjs`: what the proxy and the
+//! page's chat must agree on (the Turnstile header, the refusal codes, Retry-After). That
+//! file is committed, since a site owner deploys the proxy with wrangler alone, without
+//! building the core; a test here fails when it is stale.
 
 use super::codes::Code;
 use super::results::{JsSearchOptions, MatchedPart, SearchResults, VectorQuery};
 use crate::advice::{Action, OFFLINE, TABLE};
 use crate::bundle::Manifest;
-use crate::chat::{AskRequest, ChatConfig, ChatErrorCode, ChatEvent, ChatRules, Conversation};
+use crate::chat::{
+    AskRequest, ChatConfig, ChatErrorCode, ChatEvent, ChatRules, Conversation, PROXY_REFUSALS, RETRY_AFTER_HEADER,
+    TURNSTILE_HEADER,
+};
 use crate::loading::{LoadState, Phase};
 use crate::search::follow_ups::{Candidate, FollowUp};
 use crate::search::NeededFile;
@@ -23,6 +31,8 @@ use ts_rs::{Config, TypeVisitor, TS};
 
 /// The file name of the declarations, next to the module's own `lectern_core.d.ts`.
 pub const DECLARATIONS_FILE: &str = "lectern-types.d.ts";
+/// The reference proxy's generated module, from the repository's root.
+pub const PROXY_CONTRACT_FILE: &str = "proxy/cloudflare-worker/src/core-contract.mjs";
 
 /// Every type the boundary's exports take or return (what they refer to follows).
 fn roots(out: &mut Declarations) {
@@ -85,6 +95,32 @@ pub fn error_codes_js() -> String {
         rows.join("\n"),
         json(&OFFLINE),
         json(&[Action::Retry, Action::Reload].iter().filter(|a| a.needs_network()).collect::<Vec<_>>()),
+    )
+}
+
+/// `core-contract.mjs`, the reference proxy's side of what it and the page's chat must agree
+/// on: the header a Turnstile token arrives in, the header that says how long a refused
+/// question waits, and the codes of the refusals the core tells a reader in its own words
+/// (one named export each, so a misspelt import fails when the Worker loads).
+pub fn proxy_contract_js() -> String {
+    let codes: Vec<String> =
+        PROXY_REFUSALS.iter().map(|code| format!("export const {code} = {};", json(code))).collect();
+    format!(
+        "// Generated from Lectern's core by scripts/build-pkg.sh (src/wasm/typescript.rs): what this\n\
+         // proxy and the page's chat must agree on. Do not edit; a Rust test fails when it is stale.\n\n\
+         /** The request header that carries a Cloudflare Turnstile token from the page. */\n\
+         export const TURNSTILE_HEADER = {};\n\n\
+         /** The response header whose whole seconds say how long a refused question waits; the page\n\
+         \x20* reads it, so the CORS headers expose it. */\n\
+         export const RETRY_AFTER_HEADER = {};\n\n\
+         // The refusals the page tells a reader in its own words (its advice table), by these codes.\n\
+         {}\n\n\
+         /** Every refusal code above. */\n\
+         export const REFUSAL_CODES = Object.freeze({});\n",
+        json(&TURNSTILE_HEADER),
+        json(&RETRY_AFTER_HEADER),
+        codes.join("\n"),
+        json(&PROXY_REFUSALS),
     )
 }
 
@@ -258,5 +294,28 @@ mod tests {
         assert!(js.contains("export const OFFLINE") && js.contains("You are offline"));
         assert!(js.contains(r#"export const NETWORK_ACTIONS = Object.freeze(["retry","reload"]);"#), "{js}");
         assert!(!js.contains("EMPTY_QUESTION"), "a refused query's suggestion names its limit");
+    }
+
+    #[test]
+    fn the_proxy_contract_names_the_cores_header_and_refusals() {
+        let js = proxy_contract_js();
+        assert!(js.contains(r#"export const TURNSTILE_HEADER = "x-lectern-turnstile";"#), "{js}");
+        assert!(js.contains(r#"export const RETRY_AFTER_HEADER = "retry-after";"#), "{js}");
+        for code in PROXY_REFUSALS {
+            assert!(js.contains(&format!("export const {code} = \"{code}\";")), "{code} in {js}");
+        }
+    }
+
+    #[test]
+    fn the_proxys_committed_contract_is_current() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(PROXY_CONTRACT_FILE);
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == proxy_contract_js(),
+            "{} is stale or missing: run scripts/build-pkg.sh (or `cargo run --release -p lectern \
+             --no-default-features --features search --example typescript -- pkg --proxy {PROXY_CONTRACT_FILE}`) \
+             and commit it",
+            path.display()
+        );
     }
 }

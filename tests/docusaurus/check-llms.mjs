@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// check-llms.mjs --build <build-dir> --llms <llms-dir> [--base-url /] [--json]
+// check-llms.mjs --build <build-dir> --llms <llms-dir> [--base-url /] [--sidebars <file>] [--json]
 //
 // Checks the files `lectern build --llms-out <llms-dir>` wrote against a real Docusaurus
 // build of the same site: llms.txt has the shape https://llmstxt.org describes (one H1
 // first, one blockquote right after it, notes without headings, then H2 sections of
 // `- [title](url): note` lines only); every link of llms.txt and every `Source:` of
 // llms-full.txt lands: a Markdown twin's URL on a twin that was written and whose page is in
-// the build, a page's URL on a built page. Every twin written is beside a built page.
+// the build, a page's URL on a built page. Every twin written is beside a built page. With
+// --sidebars (the file docusaurus-plugin-lectern gave `lectern build`: the sidebars Docusaurus
+// loaded), llms.txt's sections are the sidebar's top categories, in its order, for the docs
+// instance `default`'s version `current`.
 // Prints the files' sizes. Exit 1 on any miss, 2 on bad usage.
 
 import fs from 'node:fs';
@@ -19,11 +22,12 @@ const { values: opt } = parseArgs({
     build: { type: 'string' },
     llms: { type: 'string' },
     'base-url': { type: 'string', default: '/' },
+    sidebars: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
 if (!opt.build || !opt.llms) {
-  console.error('usage: check-llms.mjs --build <build-dir> --llms <llms-dir> [--base-url /] [--json]');
+  console.error('usage: check-llms.mjs --build <build-dir> --llms <llms-dir> [--base-url /] [--sidebars <file>] [--json]');
   process.exit(2);
 }
 const buildDir = path.resolve(opt.build);
@@ -96,6 +100,18 @@ if (llmsTxt !== null) {
     if (miss) problems.push(`llms.txt: ${url}: ${miss}`);
   }
 }
+// The sidebar's top categories, in its order, against llms.txt's sections that carry their names.
+let sidebarCategories = null;
+if (opt.sidebars && llmsTxt !== null) {
+  const sidebars = JSON.parse(fs.readFileSync(opt.sidebars, 'utf8'))?.default?.current ?? {};
+  sidebarCategories = Object.values(sidebars).flat().filter((item) => item?.type === 'category').map((item) => item.label);
+  const sections = [...llmsTxt.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
+  const named = sections.filter((s) => sidebarCategories.includes(s));
+  if (sidebarCategories.length === 0) problems.push(`llms.txt: the sidebars file ${opt.sidebars} has no category`);
+  if (JSON.stringify(named) !== JSON.stringify(sidebarCategories)) {
+    problems.push(`llms.txt: sections ${JSON.stringify(sections)} are not the sidebar's categories in order ${JSON.stringify(sidebarCategories)}`);
+  }
+}
 let sources = [];
 if (full !== null) {
   if (!/^# \S.*\n\n> \S.*\n\n/.test(full)) problems.push('llms-full.txt: does not open with the H1 and the blockquote');
@@ -117,6 +133,7 @@ const summary = {
   llms_txt_bytes: size('llms.txt'),
   llms_txt_links: links.length,
   llms_txt_sections: llmsTxt === null ? 0 : (llmsTxt.match(/^## /gm) ?? []).length,
+  sidebar_categories: sidebarCategories,
   llms_full_txt_bytes: size('llms-full.txt'),
   llms_full_txt_pages: sources.length,
   twins: twins.length,
@@ -129,6 +146,7 @@ else {
   console.log(`llms.txt:      ${summary.llms_txt_bytes ?? '-'} bytes, ${summary.llms_txt_links} links in ${summary.llms_txt_sections} sections`);
   console.log(`llms-full.txt: ${summary.llms_full_txt_bytes ?? '-'} bytes, ${summary.llms_full_txt_pages} pages`);
   console.log(`twins:         ${summary.twins} (${summary.twins_bytes} bytes)`);
+  if (sidebarCategories) console.log(`sidebar:       ${sidebarCategories.length} top categories, in llms.txt's order`);
   for (const p of problems.slice(0, 40)) console.log(`  ${p}`);
   if (problems.length > 40) console.log(`  … and ${problems.length - 40} more`);
   console.log(problems.length ? `FAILED: ${problems.length} problems` : 'ok: the format holds and every URL lands');

@@ -19,6 +19,7 @@ import { startSiteServer } from "./server.mjs";
 import { createProxy } from "../../proxy/cloudflare-worker/src/proxy.mjs";
 import { limitsBinding } from "../../proxy/cloudflare-worker/test/limits-binding.mjs";
 import { startSiteverify, DUMMY_TOKEN, PASS_SECRET, FAIL_SECRET } from "../../proxy/cloudflare-worker/test/siteverify-server.mjs";
+import { TURNSTILE_HEADER } from "../../proxy/cloudflare-worker/src/core-contract.mjs";
 
 const env = useEnvironment();
 const ROOT = process.env.LECTERN_E2E_PROTECTED;
@@ -48,7 +49,7 @@ function useProxy(vars = {}, { secret } = {}) {
   const limits = vars.DAILY_QUOTA_PER_CLIENT || vars.DAILY_TOKEN_BUDGET ? limitsBinding() : undefined;
   siteverify.reset();
   site.setHandler((request) => {
-    tokens.push(request.headers.get("x-lectern-turnstile"));
+    tokens.push(request.headers.get(TURNSTILE_HEADER));
     const workerEnv = {
       UPSTREAM_URL: env.llm.endpoint,
       API_KEY: "sk-e2e-proxy-key-0123456789",

@@ -76,6 +76,8 @@ pub fn run(args: BuildArgs) -> CommandResult {
         Some(_) => Vec::new(),
         None => report.locales.iter().filter(|l| **l != report.locale.name).cloned().collect(),
     };
+    // Before the embedding's minutes: a sidebars file that cannot be read stops the run now.
+    let llms = args.llms.requested()?;
     let progress = progress_bar(args.progress == ProgressArg::Bar && !args.json);
     // A stand-in index needs no graph: its vectors are not searched (and a graph over
     // 50,000 of them would take minutes to build).
@@ -134,7 +136,7 @@ pub fn run(args: BuildArgs) -> CommandResult {
     }
     progress.finish_and_clear();
     // The files for AI agents describe the locale read first (the default one unless --locale).
-    summary.llms = args.llms.requested().map(|(dir, options)| write_llms(&report, &options, &dir)).transpose()?;
+    summary.llms = llms.map(|(dir, options)| write_llms(&report, &options, &dir)).transpose()?;
     summary.locales = others.iter().map(|(report, built)| LocaleSummary::of(report, built, &args.out)).collect();
     summary.seconds = start.elapsed().as_secs_f64();
     summary.model_dir = Some(std::path::absolute(&args.model_dir).unwrap_or(args.model_dir));

@@ -1,7 +1,7 @@
 //! `lectern build`'s options for the site's text for AI agents (llms.txt, llms-full.txt,
 //! Markdown twins), written from the same read of the site as the index.
 
-use crate::llms::{LlmsOptions, LlmsVersions};
+use crate::llms::{LlmsOptions, LlmsVersions, SidebarsFileError, SiteSidebars};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -24,6 +24,12 @@ pub struct LlmsArgs {
     /// (the one served at its root), or all. Twins are written for every version.
     #[arg(long, value_enum, default_value_t = VersionsArg::Last, requires = "llms_out")]
     pub llms_versions: VersionsArg,
+    /// The sidebars as Docusaurus loaded them, which llms.txt groups and orders its links by:
+    /// a JSON file `{"<docs instance id>": {"<version>": <the docs plugin's sidebars>}}`, as
+    /// docusaurus-plugin-lectern writes it. Without it, only JSON sidebars are read (a
+    /// sidebars.js cannot be without Docusaurus) and other pages go under their folder.
+    #[arg(long, value_name = "FILE", requires = "llms_out")]
+    pub llms_sidebars: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -34,7 +40,10 @@ pub enum VersionsArg {
 
 impl LlmsArgs {
     /// Where to write and what, when asked to.
-    pub fn requested(&self) -> Option<(PathBuf, LlmsOptions)> {
+    pub fn requested(&self) -> Result<Option<(PathBuf, LlmsOptions)>, SidebarsFileError> {
+        let Some(dir) = self.llms_out.clone() else {
+            return Ok(None);
+        };
         let options = LlmsOptions {
             llms_txt: !self.no_llms_txt,
             llms_full_txt: !self.no_llms_full_txt,
@@ -43,7 +52,8 @@ impl LlmsArgs {
                 VersionsArg::Last => LlmsVersions::Last,
                 VersionsArg::All => LlmsVersions::All,
             },
+            sidebars: self.llms_sidebars.as_deref().map(SiteSidebars::read).transpose()?,
         };
-        self.llms_out.clone().map(|dir| (dir, options))
+        Ok(Some((dir, options)))
     }
 }

@@ -14,6 +14,7 @@ mod twin;
 mod write;
 
 pub use sections::LlmsVersions;
+pub use sidebar::{SidebarsFileError, SiteSidebars};
 pub use twin::{twin_url, TwinSuffixes, TWIN_SUFFIXES};
 pub use write::{write_llms, LlmsSummary};
 
@@ -25,18 +26,21 @@ use sections::link_sections;
 use twin::{absolute_url, output_path};
 
 /// What to write. Each file can be turned off.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LlmsOptions {
     pub llms_txt: bool,
     pub llms_full_txt: bool,
     pub markdown_twins: bool,
     /// Which versions llms.txt and llms-full.txt list.
     pub versions: LlmsVersions,
+    /// The sidebars Docusaurus loaded (docusaurus-plugin-lectern's file), which llms.txt
+    /// groups and orders its links by; without them, the JSON sidebars the site has.
+    pub sidebars: Option<SiteSidebars>,
 }
 
 impl Default for LlmsOptions {
     fn default() -> Self {
-        Self { llms_txt: true, llms_full_txt: true, markdown_twins: true, versions: LlmsVersions::Last }
+        Self { llms_txt: true, llms_full_txt: true, markdown_twins: true, versions: LlmsVersions::Last, sidebars: None }
     }
 }
 
@@ -127,7 +131,7 @@ pub fn site_pages(report: &SiteReport) -> Result<Vec<SitePage<'_>>, LlmsError> {
 pub fn llms_files(report: &SiteReport, options: &LlmsOptions) -> Result<Vec<LlmsFile>, LlmsError> {
     let pages = site_pages(report)?;
     let header = Header::of(report);
-    let sections = link_sections(report, &pages, options.versions);
+    let sections = link_sections(report, &pages, options.versions, options.sidebars.as_ref());
     let mut files = Vec::new();
     if options.llms_txt {
         let full_url = absolute_url(report.site_url.as_deref(), &format!("{}{LLMS_FULL_TXT}", report.base_url));

@@ -3,6 +3,8 @@
 // defaults, so every other module reads `config.x` and never `env.X`. Every variable is
 // described in README.md beside this folder.
 
+import { TURNSTILE_HEADER } from "./core-contract.mjs";
+
 export const SITEVERIFY_URL = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
 
 const DEFAULTS = {
@@ -21,10 +23,6 @@ const DEFAULTS = {
 // FORWARD_HEADERS) and never allowed in a CORS preflight.
 export const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|api-key|x-api-key|openai-organization|openai-project)$|key|token|secret|auth|session|password/i;
 
-// The header that carries a Turnstile token from the page. Its name avoids the words above
-// so a preflight allows it; it is still never forwarded upstream (it proves something to
-// this proxy only, and a provider has no use for it).
-export const TURNSTILE_HEADER = "x-lectern-turnstile";
 
 /** "https://Example.com/" and "https://example.com" are the same origin. */
 export function normalizeOrigin(o) {
@@ -87,6 +85,8 @@ export function readConfig(env) {
       authHeader: env.AUTH_HEADER ? String(env.AUTH_HEADER) : "Authorization",
       forwardHeaders: list(env.FORWARD_HEADERS)
         .map((h) => h.toLowerCase())
+        // The Turnstile header (its name avoids the words of SECRET_HEADER, so a preflight
+        // allows it) proves something to this proxy only: a provider has no use for it.
         .filter((h) => !SECRET_HEADER.test(h) && h !== TURNSTILE_HEADER),
       rateLimiter: typeof env.RATE_LIMITER?.limit === "function" ? env.RATE_LIMITER : null,
       turnstile: env.TURNSTILE_SECRET

@@ -10,6 +10,7 @@
 // (TEXT_FIELDS) are dropped unless the operator sets EVENTS_STORE_TEXT — and the widget
 // sends them only when the site opted in. README.md documents the body and the storage.
 
+import { RATE_LIMITED, RETRY_AFTER_HEADER } from "./core-contract.mjs";
 import { error, readCapped } from "./respond.mjs";
 import { utcDay } from "./ledger.mjs";
 import { utf8Length } from "./usage.mjs";
@@ -87,7 +88,7 @@ export function cleanEvent(event, { storeText }) {
 export async function acceptEvents(request, config, { cors, client, origin, at, window }) {
   const wait = window(client, config.events.perMinute);
   if (wait !== null) {
-    return error(429, "RATE_LIMITED", "Too many requests. Please wait before sending more events.", { ...cors, "retry-after": String(wait) });
+    return error(429, RATE_LIMITED, "Too many requests. Please wait before sending more events.", { ...cors, [RETRY_AFTER_HEADER]: String(wait) });
   }
   const raw = await readCapped(request, MAX_EVENTS_BODY_BYTES);
   if (raw === null) return error(413, "PAYLOAD_TOO_LARGE", `The request is larger than ${MAX_EVENTS_BODY_BYTES} bytes.`, cors);
@@ -131,7 +132,7 @@ export async function acceptEvents(request, config, { cors, client, origin, at, 
       await config.events.kv.put(key, records.map((r) => r.line).join("\n") + "\n", ttl);
     }
   } catch {
-    return error(503, "EVENTS_UNAVAILABLE", "The events could not be stored. Try again later.", { ...cors, "retry-after": "60" });
+    return error(503, "EVENTS_UNAVAILABLE", "The events could not be stored. Try again later.", { ...cors, [RETRY_AFTER_HEADER]: "60" });
   }
   return new Response(null, { status: 204, headers: { ...cors, "cache-control": "no-store" } });
 }

@@ -18,6 +18,8 @@
 // replaces the reservation by what the answer used. So concurrent answers can never
 // together pass the budget, whatever their timing.
 
+import { DAILY_QUOTA, SITE_BUDGET_EXHAUSTED, TURNSTILE_REQUIRED } from "./core-contract.mjs";
+
 const DAY_MS = 86_400_000;
 
 /** The UTC day of a time, "YYYY-MM-DD": the daily limits reset at 00:00 UTC. */
@@ -75,15 +77,15 @@ export class Ledger {
         if (turnstile.cacheMs > 0) await this.storage.put(key, at + turnstile.cacheMs);
       } else {
         const until = await this.storage.get(key);
-        if (!(until > at)) return { admitted: false, code: "TURNSTILE_REQUIRED" };
+        if (!(until > at)) return { admitted: false, code: TURNSTILE_REQUIRED };
       }
     }
     const questionKey = `q:${day}:${client}`;
     const asked = quota > 0 ? (await this.storage.get(questionKey)) ?? 0 : 0;
-    if (quota > 0 && asked >= quota) return daily("DAILY_QUOTA");
+    if (quota > 0 && asked >= quota) return daily(DAILY_QUOTA);
     if (budget > 0) {
       const charged = (await this.storage.get(`b:${day}`)) ?? 0;
-      if (charged + reserve > budget) return daily("SITE_BUDGET_EXHAUSTED");
+      if (charged + reserve > budget) return daily(SITE_BUDGET_EXHAUSTED);
       await this.storage.put(`b:${day}`, charged + reserve);
     }
     if (quota > 0) await this.storage.put(questionKey, asked + 1);

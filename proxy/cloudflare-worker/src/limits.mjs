@@ -2,6 +2,7 @@
 // when bound, else the isolate's own for Turnstile verdicts alone), and what a refusal
 // looks like to the page. The decisions themselves are the ledger's (ledger.mjs).
 
+import { DAILY_QUOTA, SITE_BUDGET_EXHAUSTED, TURNSTILE_FAILED, TURNSTILE_REQUIRED, TURNSTILE_UNAVAILABLE } from "./core-contract.mjs";
 import { Ledger, MemoryStorage } from "./ledger.mjs";
 
 // The one object every isolate asks: a single ledger makes every count exact.
@@ -37,23 +38,23 @@ export function ledgerFor(config, ownLedger) {
 
 /** What the reader is told for each refusal (the widget may show its own text by code). */
 export const REFUSALS = {
-  TURNSTILE_REQUIRED: {
+  [TURNSTILE_REQUIRED]: {
     status: 403,
     message: "This site's assistant needs to check that you are not a robot before answering. Reload the page if this persists.",
   },
-  TURNSTILE_FAILED: {
+  [TURNSTILE_FAILED]: {
     status: 403,
     message: "The check that you are not a robot did not pass. Reload the page and try again.",
   },
-  TURNSTILE_UNAVAILABLE: {
+  [TURNSTILE_UNAVAILABLE]: {
     status: 502,
     message: "The check that you are not a robot could not be completed right now. Try again in a moment.",
   },
-  DAILY_QUOTA: {
+  [DAILY_QUOTA]: {
     status: 429,
     message: "You have reached today's limit of questions to this site's assistant. It resets at midnight UTC.",
   },
-  SITE_BUDGET_EXHAUSTED: {
+  [SITE_BUDGET_EXHAUSTED]: {
     status: 429,
     message: "This site's assistant has reached its limit for today. It resets at midnight UTC.",
   },

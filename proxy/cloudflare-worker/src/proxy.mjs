@@ -22,7 +22,8 @@
 //     Engine dataset or KV namespace (events.mjs).
 // Every variable is described in README.md beside this folder.
 
-import { readConfig, normalizeOrigin, SECRET_HEADER, TURNSTILE_HEADER } from "./config.mjs";
+import { readConfig, normalizeOrigin, SECRET_HEADER } from "./config.mjs";
+import { RATE_LIMITED, RETRY_AFTER_HEADER, TURNSTILE_FAILED, TURNSTILE_HEADER, TURNSTILE_UNAVAILABLE } from "./core-contract.mjs";
 import { json, error, corsHeaders, readCapped } from "./respond.mjs";
 import { createSlidingWindow } from "./sliding-window.mjs";
 import { verifyTurnstile } from "./turnstile.mjs";
@@ -123,7 +124,7 @@ export function createProxy({ fetch: fetchOut = (...a) => globalThis.fetch(...a)
     // Rate limit before reading the body, so a flood costs as little as possible.
     const wait = slidingWindow(client, config.ratePerMinute);
     if (wait !== null) {
-      return error(429, "RATE_LIMITED", "Too many requests. Please wait before asking again.", { ...cors, "retry-after": String(wait) });
+      return error(429, RATE_LIMITED, "Too many requests. Please wait before asking again.", { ...cors, [RETRY_AFTER_HEADER]: String(wait) });
     }
     if (config.rateLimiter) {
       // Cloudflare's binding counts across isolates and locations, which the in-isolate
@@ -134,7 +135,7 @@ export function createProxy({ fetch: fetchOut = (...a) => globalThis.fetch(...a)
         outcome = await config.rateLimiter.limit({ key: client });
       } catch {}
       if (!outcome?.success) {
-        return error(429, "RATE_LIMITED", "Too many requests. Please wait before asking again.", { ...cors, "retry-after": "60" });
+        return error(429, RATE_LIMITED, "Too many requests. Please wait before asking again.", { ...cors, [RETRY_AFTER_HEADER]: "60" });
       }
     }
 
@@ -155,8 +156,8 @@ export function createProxy({ fetch: fetchOut = (...a) => globalThis.fetch(...a)
       if (verdict === "misconfigured") {
         return error(500, "PROXY_MISCONFIGURED", "The proxy is not configured: siteverify rejects TURNSTILE_SECRET.", cors);
       }
-      if (verdict === "unavailable") return refuse("TURNSTILE_UNAVAILABLE");
-      if (verdict === "fail") return refuse("TURNSTILE_FAILED");
+      if (verdict === "unavailable") return refuse(TURNSTILE_UNAVAILABLE);
+      if (verdict === "fail") return refuse(TURNSTILE_FAILED);
       turnstilePassed = true;
     }
 
@@ -193,10 +194,10 @@ export function createProxy({ fetch: fetchOut = (...a) => globalThis.fetch(...a)
           reserve: reserved,
         });
       } catch {
-        return error(503, "PROXY_ERROR", "The proxy could not check its limits. Try again in a moment.", { ...cors, "retry-after": "5" });
+        return error(503, "PROXY_ERROR", "The proxy could not check its limits. Try again in a moment.", { ...cors, [RETRY_AFTER_HEADER]: "5" });
       }
       if (!admission.admitted) {
-        const retry = admission.retryAfter ? { "retry-after": String(admission.retryAfter) } : {};
+        const retry = admission.retryAfter ? { [RETRY_AFTER_HEADER]: String(admission.retryAfter) } : {};
         return refuse(admission.code, retry);
       }
     }
@@ -278,8 +279,8 @@ export function createProxy({ fetch: fetchOut = (...a) => globalThis.fetch(...a)
     } catch {}
     const s = upstream.status;
     const extra = {};
-    const retryAfter = upstream.headers.get("retry-after");
-    if (s === 429 && retryAfter) extra["retry-after"] = retryAfter;
+    const retryAfter = upstream.headers.get(RETRY_AFTER_HEADER);
+    if (s === 429 && retryAfter) extra[RETRY_AFTER_HEADER] = retryAfter;
     // 401/403/404 mean the proxy's own key, model or URL is wrong: nothing the visitor
     // can fix, and the provider's text about it is for the operator only.
     if (s === 401 || s === 403 || s === 404) {

@@ -2,6 +2,8 @@
 // all of them, so the page reads every refusal the same way), CORS headers for an allowed
 // origin, and reading a request body under a byte cap.
 
+import { RETRY_AFTER_HEADER } from "./core-contract.mjs";
+
 export function json(status, value, headers = {}) {
   return new Response(JSON.stringify(value), {
     status,
@@ -18,7 +20,8 @@ export function error(status, code, message, headers = {}) {
 export function corsHeaders(origin, config) {
   return {
     "access-control-allow-origin": config.allowedOrigins.has("*") ? "*" : origin,
-    "access-control-expose-headers": "retry-after",
+    // The page reads how long a refused question waits.
+    "access-control-expose-headers": RETRY_AFTER_HEADER,
     vary: "Origin",
   };
 }

@@ -11,6 +11,8 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { startLlmServer } from "../../../scripts/llm-server/server.mjs";
 import { createProxy, COMPLETIONS_PATH } from "../src/proxy.mjs";
+import { REFUSAL_CODES, RATE_LIMITED, TURNSTILE_HEADER } from "../src/core-contract.mjs";
+import { REFUSALS } from "../src/limits.mjs";
 import { limitsBinding } from "./limits-binding.mjs";
 import { estimateTokens, promptTokens, charge, utf8Length, meterBody } from "../src/usage.mjs";
 import { startSiteverify, DUMMY_TOKEN, PASS_SECRET, FAIL_SECRET, SPENT_SECRET } from "./siteverify-server.mjs";
@@ -54,7 +56,7 @@ async function call(proxy, { env = {}, ip = "203.0.113.7", token, headers = {}, 
   const h = new Headers({ "content-type": "application/json", ...headers });
   if (origin) h.set("origin", origin);
   if (ip) h.set("cf-connecting-ip", ip);
-  if (token !== undefined) h.set("x-lectern-turnstile", token);
+  if (token !== undefined) h.set(TURNSTILE_HEADER, token);
   const pending = [];
   const ctx = { waitUntil: (p) => pending.push(p) };
   const res = await proxy.fetch(
@@ -188,15 +190,23 @@ describe("Turnstile", () => {
   });
 
   test("the token header is never sent upstream, even if listed in FORWARD_HEADERS; a preflight allows it", async () => {
-    await call(createProxy(), { env: { ...env, FORWARD_HEADERS: "x-lectern-turnstile, x-lectern-fault" }, token: DUMMY_TOKEN });
+    await call(createProxy(), { env: { ...env, FORWARD_HEADERS: `${TURNSTILE_HEADER}, x-lectern-fault` }, token: DUMMY_TOKEN });
     const [seen] = upstream.requests();
-    assert.equal(seen.headers["x-lectern-turnstile"], undefined);
+    assert.equal(seen.headers[TURNSTILE_HEADER], undefined);
     const pre = await createProxy().fetch(new Request("https://proxy.example" + COMPLETIONS_PATH, {
       method: "OPTIONS",
-      headers: { origin: SITE, "access-control-request-method": "POST", "access-control-request-headers": "content-type, x-lectern-turnstile" },
+      headers: { origin: SITE, "access-control-request-method": "POST", "access-control-request-headers": `content-type, ${TURNSTILE_HEADER}` },
     }), { ...baseEnv, ...env }, {});
-    assert.equal(pre.headers.get("access-control-allow-headers"), "content-type, x-lectern-turnstile");
+    assert.equal(pre.headers.get("access-control-allow-headers"), `content-type, ${TURNSTILE_HEADER}`);
   });
+});
+
+test("every refusal the core knows (core-contract.mjs) has the proxy's status and text", () => {
+  // RATE_LIMITED is answered where each limiter refuses (proxy.mjs, events.mjs).
+  assert.deepEqual(Object.keys(REFUSALS).sort(), REFUSAL_CODES.filter((c) => c !== RATE_LIMITED).sort());
+  for (const { status, message } of Object.values(REFUSALS)) {
+    assert.ok(status >= 400 && status <= 599 && message.length > 20, message);
+  }
 });
 
 describe("the per-client daily quota", () => {

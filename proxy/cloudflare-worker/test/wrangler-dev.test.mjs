@@ -14,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { startLlmServer } from "../../../scripts/llm-server/server.mjs";
 import { promptTokens } from "../src/usage.mjs";
+import { TURNSTILE_HEADER } from "../src/core-contract.mjs";
 import { startSiteverify, DUMMY_TOKEN, PASS_SECRET, FAIL_SECRET } from "./siteverify-server.mjs";
 import { HAVE_WRANGLER, startWrangler as start, localKvKeys, localKvGet } from "./start-wrangler.mjs";
 
@@ -45,7 +46,7 @@ const post = (url, { origin = SITE, body, ip = "203.0.113.9", token } = {}) =>
       origin,
       "content-type": "application/json",
       "cf-connecting-ip": ip,
-      ...(token === undefined ? {} : { "x-lectern-turnstile": token }),
+      ...(token === undefined ? {} : { [TURNSTILE_HEADER]: token }),
     },
     body: JSON.stringify(body ?? { stream: true, messages: [{ role: "user", content: PROMPT }] }),
   });

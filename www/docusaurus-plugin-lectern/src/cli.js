@@ -87,13 +87,15 @@ function findCli(option, { siteDir = process.cwd(), env = process.env } = {}) {
 }
 
 /**
- * The `lectern build` arguments for the llms files (`llms`: the folder and the plugin's
- * options llmsTxt, llmsFullTxt, markdownTwins, llmsVersions), or none when all are off.
- * @param {{ dir: string, llmsTxt: boolean, llmsFullTxt: boolean, markdownTwins: boolean, llmsVersions: string } | null} llms
+ * The `lectern build` arguments for the llms files (`llms`: the folder, the plugin's options
+ * llmsTxt, llmsFullTxt, markdownTwins, llmsVersions, and the file of the sidebars Docusaurus
+ * loaded, sidebars.js), or none when all are off.
+ * @param {{ dir: string, llmsTxt: boolean, llmsFullTxt: boolean, markdownTwins: boolean, llmsVersions: string, sidebars?: string | null } | null} llms
  */
 function llmsArgs(llms) {
   if (!llms || !(llms.llmsTxt || llms.llmsFullTxt || llms.markdownTwins)) return [];
   const args = ["--llms-out", llms.dir, "--llms-versions", llms.llmsVersions];
+  if (llms.sidebars) args.push("--llms-sidebars", llms.sidebars);
   if (!llms.llmsTxt) args.push("--no-llms-txt");
   if (!llms.llmsFullTxt) args.push("--no-llms-full-txt");
   if (!llms.markdownTwins) args.push("--no-markdown-twins");

@@ -4,8 +4,9 @@
 //   plugins: [['docusaurus-plugin-lectern', { endpoint: '/api/chat', starterQuestions: [...] }]]
 //
 // At startup it validates the options and finds the `lectern` CLI and the browser runtime;
-// while loading content it runs `lectern build` over the site (incrementally: only changed
-// sections are embedded again); the bundle and the runtime go out as assets under
+// once every plugin's content is loaded (so the docs plugin's sidebars are known, for
+// llms.txt; while loading its own content on Docusaurus before 3.6) it runs `lectern build`
+// over the site (incrementally: only changed sections are embedded again); the bundle and the runtime go out as assets under
 // <baseUrl><path>/ (written by `docusaurus build`, served by `docusaurus start`), and the
 // site's text for AI agents that the same run writes (llms.txt, llms-full.txt, a Markdown
 // twin beside every docs page) at the site's root; the theme wraps every docs page
@@ -24,6 +25,7 @@ const { findCli, runLecternBuild } = require("./cli");
 const { findRuntimeDir, runtimeFiles, bundleFiles, llmsFiles, LecternAssetsPlugin } = require("./assets");
 const { themePath } = require("./theme-path");
 const { USAGE_MODULE, findSiteModule, writeUsageModule } = require("./usage-module");
+const { loadedSidebars, hasAllContentLoaded, sidebarsFile } = require("./sidebars");
 
 async function pluginLectern(context, rawOptions) {
   const { siteDir, siteConfig, siteConfigPath, baseUrl } = context;
@@ -65,69 +67,103 @@ async function pluginLectern(context, rawOptions) {
   const staticDirs = (siteConfig.staticDirectories ?? ["static"]).map((d) => path.resolve(siteDir, d));
   /** The folders the last `lectern build` read pages from (every docs instance and version). */
   let watched = [];
+  // With allContentLoaded (Docusaurus 3.6+), the build waits for the docs plugin's sidebars:
+  // it runs there when this plugin's content was loaded again (a page changed) or the
+  // sidebars changed, so a reload of another plugin costs nothing.
+  const afterAllContent = indexing && hasAllContentLoaded(siteDir);
+  let pending = false;
+  let builtWithSidebars = /** @type {string | null} */ (null);
+  let built = /** @type {Awaited<ReturnType<typeof build>> | null} */ (null);
+
+  /** Runs `lectern build` when indexing, and lists what to emit; `sidebars`: their file, if known. */
+  async function build(/** @type {string | null} */ sidebars) {
+    // A prebuilt bundle of every locale (`lectern build`) has this locale's inside it.
+    const prebuiltLocale = prebuilt && otherLocale ? path.join(prebuilt, locale) : null;
+    let bundleDir = prebuiltLocale && fs.existsSync(path.join(prebuiltLocale, "manifest.json")) ? prebuiltLocale : prebuilt;
+    let summary = null;
+    const llmsDir = path.join(workDir, "llms");
+    if (indexing) {
+      // `lectern build` writes the default locale's bundle here, every other one's inside it.
+      const outDir = path.join(workDir, "bundle");
+      bundleDir = otherLocale ? path.join(outDir, locale) : outDir;
+      fs.mkdirSync(workDir, { recursive: true });
+      // The config as Docusaurus loaded it: the CLI reads this instead of evaluating the file.
+      const siteConfigFile = path.join(workDir, "site-config.json");
+      fs.writeFileSync(siteConfigFile, JSON.stringify(summarizeConfig(siteConfig)));
+      const t0 = Date.now();
+      summary = await runLecternBuild({
+        cli,
+        siteDir,
+        configPath: siteConfigPath,
+        siteConfigFile,
+        outDir,
+        baseUrl: siteConfig.baseUrl,
+        trailingSlash: siteConfig.trailingSlash,
+        locale,
+        // The files for AI agents are the default locale's.
+        llms: otherLocale
+          ? null
+          : { dir: llmsDir, llmsTxt: options.llmsTxt, llmsFullTxt: options.llmsFullTxt, markdownTwins: options.markdownTwins, llmsVersions: options.llmsVersions, sidebars },
+        extraArgs: options.buildArgs,
+        log,
+      });
+      watched = summary.content_dirs ?? [];
+      log.info(
+        `[lectern] indexed ${summary.pages} pages into ${summary.chunks} sections ` +
+          `(${summary.embedded} embedded, ${summary.reused} reused) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      );
+    } else if (!prebuilt) {
+      log.warn(`[lectern] "indexInDev" is false: the widget has no index under \`docusaurus start\`.`);
+    }
+    const files = [];
+    if (bundleDir) {
+      for (const name of bundleFiles(bundleDir)) files.push({ from: path.join(bundleDir, name), to: `${folder}/bundle/${name}` });
+    }
+    for (const name of runtime) files.push({ from: path.join(runtimeDir, name), to: `${folder}/runtime/${name}` });
+    // The llms files go where the site serves them (their paths are under baseUrl already),
+    // except one the site ships itself in a static folder: the site's own wins.
+    const llms = summary?.llms ? llmsFiles(llmsDir, staticDirs) : { files: [], shadowed: [] };
+    for (const name of llms.shadowed) log.warn(`[lectern] the site has its own ${name} (in a static folder): Lectern's is not written.`);
+    files.push(...llms.files);
+    state.files = files;
+    const twins = summary?.llms?.markdown_twins ?? null;
+    if (summary?.llms) log.info(`[lectern] for AI agents: ${describeLlms(summary.llms, llms.shadowed)}`);
+    return { summary, files: files.map((f) => f.to), markdownTwins: twins && twinLinks(twins) };
+  }
+
+  /** The widget's options and the search page, once the build (if any) has run. */
+  function publish(/** @type {any} */ content, /** @type {any} */ actions) {
+    actions.setGlobalData(clientOptions(options, urls, content?.markdownTwins ?? null));
+    // The full list of results, linkable: <baseUrl>search?q=…&version=…
+    if (urls.searchPageUrl) {
+      actions.addRoute({ path: urls.searchPageUrl, component: "@theme/LecternSearchPage", exact: true, props: { pluginId: options.id } });
+    }
+  }
 
   return {
     name: PLUGIN,
 
     async loadContent() {
-      // A prebuilt bundle of every locale (`lectern build`) has this locale's inside it.
-      const prebuiltLocale = prebuilt && otherLocale ? path.join(prebuilt, locale) : null;
-      let bundleDir = prebuiltLocale && fs.existsSync(path.join(prebuiltLocale, "manifest.json")) ? prebuiltLocale : prebuilt;
-      let summary = null;
-      const llmsDir = path.join(workDir, "llms");
-      if (indexing) {
-        // `lectern build` writes the default locale's bundle here, every other one's inside it.
-        const outDir = path.join(workDir, "bundle");
-        bundleDir = otherLocale ? path.join(outDir, locale) : outDir;
-        fs.mkdirSync(workDir, { recursive: true });
-        // The config as Docusaurus loaded it: the CLI reads this instead of evaluating the file.
-        const siteConfigFile = path.join(workDir, "site-config.json");
-        fs.writeFileSync(siteConfigFile, JSON.stringify(summarizeConfig(siteConfig)));
-        const t0 = Date.now();
-        summary = await runLecternBuild({
-          cli,
-          siteDir,
-          configPath: siteConfigPath,
-          siteConfigFile,
-          outDir,
-          baseUrl: siteConfig.baseUrl,
-          trailingSlash: siteConfig.trailingSlash,
-          locale,
-          // The files for AI agents are the default locale's.
-          llms: otherLocale ? null : { dir: llmsDir, llmsTxt: options.llmsTxt, llmsFullTxt: options.llmsFullTxt, markdownTwins: options.markdownTwins, llmsVersions: options.llmsVersions },
-          extraArgs: options.buildArgs,
-          log,
-        });
-        watched = summary.content_dirs ?? [];
-        log.info(
-          `[lectern] indexed ${summary.pages} pages into ${summary.chunks} sections ` +
-            `(${summary.embedded} embedded, ${summary.reused} reused) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
-        );
-      } else if (!prebuilt) {
-        log.warn(`[lectern] "indexInDev" is false: the widget has no index under \`docusaurus start\`.`);
-      }
-      const files = [];
-      if (bundleDir) {
-        for (const name of bundleFiles(bundleDir)) files.push({ from: path.join(bundleDir, name), to: `${folder}/bundle/${name}` });
-      }
-      for (const name of runtime) files.push({ from: path.join(runtimeDir, name), to: `${folder}/runtime/${name}` });
-      // The llms files go where the site serves them (their paths are under baseUrl already),
-      // except one the site ships itself in a static folder: the site's own wins.
-      const llms = summary?.llms ? llmsFiles(llmsDir, staticDirs) : { files: [], shadowed: [] };
-      for (const name of llms.shadowed) log.warn(`[lectern] the site has its own ${name} (in a static folder): Lectern's is not written.`);
-      files.push(...llms.files);
-      state.files = files;
-      const twins = summary?.llms?.markdown_twins ?? null;
-      if (summary?.llms) log.info(`[lectern] for AI agents: ${describeLlms(summary.llms, llms.shadowed)}`);
-      return { summary, files: files.map((f) => f.to), markdownTwins: twins && twinLinks(twins) };
+      if (!afterAllContent) return build(null);
+      pending = true;
+      return null;
     },
 
     async contentLoaded({ content, actions }) {
-      actions.setGlobalData(clientOptions(options, urls, content?.markdownTwins ?? null));
-      // The full list of results, linkable: <baseUrl>search?q=…&version=…
-      if (urls.searchPageUrl) {
-        actions.addRoute({ path: urls.searchPageUrl, component: "@theme/LecternSearchPage", exact: true, props: { pluginId: options.id } });
+      if (!afterAllContent) publish(content, actions);
+    },
+
+    async allContentLoaded({ allContent, actions }) {
+      if (!afterAllContent) return;
+      const sidebars = JSON.stringify(loadedSidebars(allContent));
+      if (pending || sidebars !== builtWithSidebars) {
+        fs.mkdirSync(workDir, { recursive: true });
+        fs.writeFileSync(sidebarsFile(workDir), sidebars);
+        built = await build(sidebarsFile(workDir));
+        pending = false;
+        builtWithSidebars = sidebars;
       }
+      publish(built, actions);
     },
 
     configureWebpack(_config, isServer) {

@@ -255,3 +255,56 @@ test("locales: each of Docusaurus' locale builds indexes its own locale and ship
   assert.ok(en.args.includes("--llms-out"));
   assert.equal(en.data.bundleUrl, "/docs-site/lectern/bundle/");
 });
+
+test("on Docusaurus 3.6+, the build waits for allContentLoaded and gives the CLI the sidebars Docusaurus loaded", async (t) => {
+  const { dir, runtime } = tempSite(t);
+  t.mock.method(console, "info", () => {});
+  t.mock.method(console, "warn", () => {});
+  // The site's Docusaurus, as the plugin finds it.
+  const core = path.join(dir, "node_modules", "@docusaurus", "core");
+  fs.mkdirSync(core, { recursive: true });
+  fs.writeFileSync(path.join(core, "package.json"), JSON.stringify({ name: "@docusaurus/core", version: "3.9.2" }));
+  const p = await plugin(context(dir), plugin.validateOptions({ options: { cli: standInCli(dir), runtimeDir: runtime } }));
+  const argsFile = path.join(dir, "cli-args.json");
+  const content = await p.loadContent();
+  assert.equal(content, null);
+  assert.ok(!fs.existsSync(argsFile), "no build before the docs plugin's sidebars are known");
+  let data = null;
+  const routes = [];
+  const actions = { setGlobalData: (/** @type {any} */ d) => (data = d), addRoute: (/** @type {any} */ r) => routes.push(r) };
+  await p.contentLoaded({ content, actions });
+  assert.equal(data, null, "the widget's options wait for the build");
+
+  const sidebar = (label) => ({ s: [{ type: "doc", id: "intro" }, { type: "category", label, items: [{ type: "doc", id: "guide/a" }] }] });
+  const allContent = (label) => ({
+    "docusaurus-plugin-content-docs": {
+      default: { loadedVersions: [{ versionName: "current", sidebars: sidebar(label) }, { versionName: "1.0", sidebars: sidebar("Old") }] },
+      community: { loadedVersions: [{ versionName: "current", sidebars: { c: [{ type: "doc", id: "team" }] } }] },
+    },
+    "docusaurus-plugin-content-pages": { default: [] },
+  });
+  await p.allContentLoaded({ allContent: allContent("Guides"), actions });
+  const args = JSON.parse(fs.readFileSync(argsFile, "utf8"));
+  const file = args[args.indexOf("--llms-sidebars") + 1];
+  assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")), {
+    default: { current: sidebar("Guides"), "1.0": sidebar("Old") },
+    community: { current: { c: [{ type: "doc", id: "team" }] } },
+  });
+  assert.equal(data?.bundleUrl, "/docs-site/lectern/bundle/");
+  assert.equal(routes.length, 1);
+
+  // Another plugin reloaded: the same sidebars, no page changed, so no new build.
+  fs.rmSync(argsFile);
+  await p.allContentLoaded({ allContent: allContent("Guides"), actions });
+  assert.ok(!fs.existsSync(argsFile));
+  assert.equal(data?.bundleUrl, "/docs-site/lectern/bundle/");
+  // The sidebars changed (sidebars.js edited): built again.
+  await p.allContentLoaded({ allContent: allContent("Tutorials"), actions });
+  assert.ok(fs.existsSync(argsFile));
+  assert.equal(JSON.parse(fs.readFileSync(file, "utf8")).default.current.s[1].label, "Tutorials");
+  // A page changed (this plugin's content loaded again): built again.
+  fs.rmSync(argsFile);
+  await p.loadContent();
+  await p.allContentLoaded({ allContent: allContent("Tutorials"), actions });
+  assert.ok(fs.existsSync(argsFile));
+});

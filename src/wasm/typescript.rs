@@ -152,6 +152,7 @@ mod tests {
             "Message",
             "Conversation",
             "SearchOptions",
+            "DocsVersion",
             "SearchResults",
             "VectorQuery",
             "Hit",

@@ -365,6 +365,7 @@ fn dummy_meta(id: &str, position: usize) -> lectern::bundle::ChunkMeta {
         section_title: String::new(),
         module: "scifact".into(),
         chapter_id: id.to_string(),
+        instance: "default".into(),
         version: None,
         word_count: 0,
         position,

@@ -34,6 +34,7 @@ fn chunks(n: usize) -> Vec<BundleChunk> {
                 section_title: "Section".into(),
                 module: if i % 2 == 0 { "Even".into() } else { "Odd".into() },
                 chapter_id: format!("doc{i}"),
+                instance: "default".into(),
                 version: None,
                 word_count: 10,
                 position: i,

@@ -71,6 +71,7 @@ fn site() -> Vec<BundleChunk> {
                     section_title: "Section".into(),
                     module: format!("Module {}", i / 50),
                     chapter_id: format!("doc{i}"),
+                    instance: "default".into(),
                     version: Some(version.into()),
                     word_count: 24,
                     position: out.len(),
@@ -180,7 +181,7 @@ fn a_keyword_search_fetches_only_its_shards_and_ranks_as_the_whole_index() {
     let options = [
         SearchOptions { k: 5, mode: SearchMode::Lexical, ..Default::default() },
         SearchOptions { k: 3, modules: vec!["Module 2".into()], ..Default::default() },
-        SearchOptions { k: 5, versions: vec!["1.0".into()], ..Default::default() },
+        SearchOptions { k: 5, versions: vec!["1.0".parse().expect("a version name")], ..Default::default() },
     ];
     for question in
         ["How is joint torque measured by the sensor?", "legacy calibration of the lidar", "term42 term7 unknownword"]
@@ -506,7 +507,12 @@ fn a_dense_index_in_parts_is_fetched_per_vector_in_three_rounds_and_ranks_as_the
 #[test]
 fn a_fixed_version_finds_its_sections_in_parts() {
     let (served, mut sharded, full) = opened_in_parts();
-    let options = SearchOptions { k: 5, mode: SearchMode::Dense, versions: vec!["1.0".into()], ..Default::default() };
+    let options = SearchOptions {
+        k: 5,
+        mode: SearchMode::Dense,
+        versions: vec!["1.0".parse().expect("a version name")],
+        ..Default::default()
+    };
     let vector = unit(11);
     fetch_all(&served, &mut sharded, |s| s.files_for_query("servo", false));
     fetch_all(&served, &mut sharded, |s| s.files_for_vector(&vector, &options).expect("names parts"));

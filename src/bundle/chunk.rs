@@ -20,6 +20,12 @@ pub struct ChunkMeta {
     pub module: String,
     /// The doc id.
     pub chapter_id: String,
+    /// The docs plugin instance (Docusaurus's plugin id) the page belongs to. A bundle
+    /// written before it was recorded reads as the default instance.
+    #[serde(default = "default_instance")]
+    pub instance: String,
+    /// The docs version (its name in versions.json, or `current`); none when the instance is
+    /// not versioned.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     pub word_count: usize,
@@ -35,6 +41,13 @@ pub struct ChunkMeta {
     /// (`lexical::heading_name`: `--bail`, `testtimeout`): searched for exactly.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+}
+
+/// The plugin id of a docs instance without an `id` option (Docusaurus's `DEFAULT_PLUGIN_ID`).
+const DEFAULT_INSTANCE: &str = "default";
+
+fn default_instance() -> String {
+    DEFAULT_INSTANCE.to_string()
 }
 
 /// A short section merged into a chunk: its own permalink and where its text (its heading

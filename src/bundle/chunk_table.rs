@@ -1,9 +1,10 @@
 //! What ranking must know of *every* chunk before any chunk's metadata has been fetched: its
-//! module and version (the search filters) and which earlier chunk it is an identical copy
-//! of (a page unchanged across doc versions counts once). Stored as runs of consecutive
-//! chunks, so it stays small on a large site: chunks come in site order, where modules and
-//! versions are contiguous and unchanged pages repeat in the same order. Each chunk's page
-//! (`page_key`) is kept too, for the boost of the page the reader asks from.
+//! module, docs instance and version (the search filters) and which earlier chunk it is an
+//! identical copy of (a page unchanged across doc versions counts once). Stored as runs of
+//! consecutive chunks, so it stays small on a large site: chunks come in site order, where
+//! modules, instances and versions are contiguous and unchanged pages repeat in the same
+//! order. Each chunk's page (`page_key`) is kept too, for the boost of the page the reader
+//! asks from.
 
 use super::{page_key, BundleError, ChunkMeta};
 use serde::{Deserialize, Serialize};
@@ -17,6 +18,14 @@ pub struct ChunkTable {
     /// `[first chunk, count, module index, version index + 1 (0: no version)]`, covering
     /// every chunk in order.
     pub runs: Vec<[u32; 4]>,
+    /// The docs plugin instances, and `[first chunk, count, instance index]` covering every
+    /// chunk in order (one run per instance on a Docusaurus site). A version name belongs to
+    /// its instance: two instances may both have a "1.0". Absent in a bundle written before
+    /// them: no chunk's instance is known.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instances: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instance_runs: Vec<[u32; 3]>,
     /// `[first chunk, count, first copy]`: chunk `first + i` is a copy of `copy + i` (the
     /// first chunk with its content hash). Chunks in no run are their own first copy.
     pub copies: Vec<[u32; 3]>,
@@ -38,6 +47,11 @@ impl ChunkTable {
             match table.runs.last_mut() {
                 Some(run) if run[2] == module && run[3] == version && run[0] + run[1] == i => run[1] += 1,
                 _ => table.runs.push([i, 1, module, version]),
+            }
+            let instance = index_of(&mut table.instances, &chunk.instance);
+            match table.instance_runs.last_mut() {
+                Some(run) if run[2] == instance && run[0] + run[1] == i => run[1] += 1,
+                _ => table.instance_runs.push([i, 1, instance]),
             }
             let page = page_key(&chunk.url);
             match table.pages.last_mut() {
@@ -94,6 +108,17 @@ impl ChunkTable {
             }
             after = first + count;
         }
+        let mut next = 0u64;
+        for run in &table.instance_runs {
+            let [first, count, instance] = *run;
+            if u64::from(first) != next || count == 0 || instance as usize >= table.instances.len() {
+                return Err(corrupt(format!("instance run {run:?} does not follow chunk {next} or names no instance")));
+            }
+            next += u64::from(count);
+        }
+        if !table.instance_runs.is_empty() && next != chunks as u64 {
+            return Err(corrupt(format!("its instance runs cover {next} chunks of {chunks}")));
+        }
         let mut after = 0u64;
         for run in &table.pages {
             let (first, count) = (u64::from(run[0]), u64::from(run[1]));
@@ -125,6 +150,13 @@ impl ChunkTable {
     pub fn version(&self, index: u32) -> Option<&str> {
         let version = self.run_of(index)?[3];
         self.versions.get((version as usize).checked_sub(1)?).map(String::as_str)
+    }
+
+    /// `index`'s docs instance; `None` in a bundle that does not record instances.
+    pub fn instance(&self, index: u32) -> Option<&str> {
+        let at = self.instance_runs.partition_point(|r| r[0] <= index).checked_sub(1)?;
+        let run = self.instance_runs.get(at).filter(|r| index < r[0].saturating_add(r[1]))?;
+        self.instances.get(run[2] as usize).map(String::as_str)
     }
 
     /// The key of `index`'s page (`page_key` of its URL); `None` in a bundle without pages.
@@ -172,6 +204,7 @@ mod tests {
             section_title: String::new(),
             module: module.into(),
             chapter_id: String::new(),
+            instance: "default".into(),
             version: version.map(str::to_string),
             word_count: 1,
             position: i,
@@ -193,15 +226,21 @@ mod tests {
             ("B", None, ""),
             ("B", None, "c"),
         ];
-        let metas: Vec<ChunkMeta> = spec.iter().enumerate().map(|(i, (m, v, h))| meta(i, m, *v, h)).collect();
+        let mut metas: Vec<ChunkMeta> = spec.iter().enumerate().map(|(i, (m, v, h))| meta(i, m, *v, h)).collect();
+        // The last two chunks are another docs instance's, unversioned.
+        for m in &mut metas[6..] {
+            m.instance = "api".into();
+        }
         let table = ChunkTable::from_metas(&metas);
         assert_eq!(table.copies, vec![[3, 2, 0], [7, 1, 2]]);
+        assert_eq!(table.instance_runs, vec![[0, 6, 0], [6, 2, 1]]);
         assert_eq!(table.max_copies, 2);
         let back = ChunkTable::parse("t", &table.to_json(), metas.len()).unwrap();
         assert_eq!(back, table);
         for (i, m) in (0u32..).zip(&metas) {
             assert_eq!(back.module(i), Some(m.module.as_str()));
             assert_eq!(back.version(i), m.version.as_deref());
+            assert_eq!(back.instance(i), Some(m.instance.as_str()));
         }
         for (i, m) in (0u32..).zip(&metas) {
             assert_eq!(back.page(i), Some(page_key(&m.url)));
@@ -210,6 +249,19 @@ mod tests {
         let firsts: Vec<u32> = (0..8).map(|i| back.first_copy(i)).collect();
         assert_eq!(firsts, [0, 1, 2, 0, 1, 5, 6, 2]);
         assert_eq!(back.module(8), None);
+        assert_eq!(back.instance(8), None);
+    }
+
+    #[test]
+    fn a_table_written_before_instances_knows_none() {
+        let metas: Vec<ChunkMeta> = (0..3).map(|i| meta(i, "A", Some("1.0"), "")).collect();
+        let mut table = ChunkTable::from_metas(&metas);
+        table.instances.clear();
+        table.instance_runs.clear();
+        let json = String::from_utf8(table.to_json()).unwrap();
+        assert!(!json.contains("instance"), "{json}");
+        let back = ChunkTable::parse("t", json.as_bytes(), 3).unwrap();
+        assert_eq!((back.instance(0), back.version(0)), (None, Some("1.0")));
     }
 
     #[test]
@@ -221,6 +273,12 @@ mod tests {
         let mut bad = table.clone();
         bad.runs[0][2] = 7;
         assert!(ChunkTable::parse("t", &bad.to_json(), 4).is_err(), "unknown module");
+        let mut bad = table.clone();
+        bad.instance_runs[0][2] = 1;
+        assert!(ChunkTable::parse("t", &bad.to_json(), 4).is_err(), "unknown instance");
+        let mut bad = table.clone();
+        bad.instance_runs[0][1] = 3;
+        assert!(ChunkTable::parse("t", &bad.to_json(), 4).is_err(), "instance runs leave chunks out");
         let mut bad = table.clone();
         bad.copies = vec![[1, 1, 3]];
         assert!(ChunkTable::parse("t", &bad.to_json(), 4).is_err(), "copy of a later chunk");

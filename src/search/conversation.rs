@@ -118,6 +118,7 @@ mod tests {
                 section_title: String::new(),
                 module: "Docs".into(),
                 chapter_id: format!("{i}"),
+                instance: "default".into(),
                 version: None,
                 word_count: 0,
                 position: i,

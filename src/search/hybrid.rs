@@ -6,6 +6,7 @@ use super::confidence::{Confidence, ConfidenceRule, Signals};
 use super::fusion::{reciprocal_rank_fusion, RankedList};
 use super::fusion_model::{self, Candidate};
 use super::page_boost::PageBoost;
+use super::scope::{in_scope, DocsVersion};
 use super::SearchError;
 use crate::bundle::{page_key, ChunkMeta, ChunkTable};
 use crate::dense::partitioned::{PartFilter, PartId, PartSearch};
@@ -51,9 +52,11 @@ pub struct SearchOptions {
     pub lexical_weight: f32,
     /// Drop results scoring below this (0–1; default 0: keep all).
     pub min_score: f32,
-    /// Only chunks of these modules / versions (empty: all).
+    /// Only chunks of these modules (empty: all).
     pub modules: Vec<String>,
-    pub versions: Vec<String>,
+    /// Only these docs versions, per docs instance (empty: all; `scope::in_scope` says which
+    /// chunks a list admits).
+    pub versions: Vec<DocsVersion>,
     /// Keyword search also matches the words the query's last word begins and, for a word
     /// the site never uses, its neighbours one edit away (`lexical::expand`): a search box's
     /// query, typed a letter at a time (default false: a question's words as they are).
@@ -267,20 +270,34 @@ impl HybridSearch {
         vector: &[f32],
         options: &SearchOptions,
     ) -> Result<PartSearch, SearchError> {
-        let mut slots: Vec<u16> = Vec::new();
-        if !options.versions.is_empty() {
-            slots = (self.table.versions.iter().enumerate())
-                .filter(|(_, v)| options.versions.contains(v))
-                .map(|(i, _)| u16::try_from(i + 1).unwrap_or(u16::MAX))
-                .collect();
-            if slots.is_empty() {
-                return Ok(PartSearch::Found(Vec::new()));
-            }
-        }
+        let slots = self.version_slots(&options.versions);
         let pick = |first: u32| self.allowed_copy(first, options);
         let filtered = !options.modules.is_empty() || !options.versions.is_empty();
         let filter = PartFilter { version_slots: &slots, pick: if filtered { Some(&pick) } else { None } };
         Ok(index.search(vector, options.candidates, &filter)?)
+    }
+
+    /// The version slots (`ChunkTable::version_slot`) that chunks in `scope` may have (empty:
+    /// any): the partitions of a dense index in parts worth probing. A version name is kept
+    /// if the scope admits it in any instance of the bundle (whether that instance has it is
+    /// not recorded per name; `pick` then keeps each result to its own instance's scope), and
+    /// unversioned chunks are in every scope.
+    fn version_slots(&self, scope: &[DocsVersion]) -> Vec<u16> {
+        if scope.is_empty() {
+            return Vec::new();
+        }
+        let instances: Vec<Option<&str>> = if self.table.instances.is_empty() {
+            vec![None]
+        } else {
+            self.table.instances.iter().map(|i| Some(i.as_str())).collect()
+        };
+        let mut slots = vec![0];
+        for (i, name) in self.table.versions.iter().enumerate() {
+            if instances.iter().any(|&instance| in_scope(scope, instance, Some(name))) {
+                slots.push(u16::try_from(i + 1).unwrap_or(u16::MAX));
+            }
+        }
+        slots
     }
 
     /// Section `first` (a first copy) as the reader may see it: itself if the filters allow
@@ -565,8 +582,7 @@ impl HybridSearch {
     fn passes_filters(&self, index: u32, options: &SearchOptions) -> bool {
         let Some(module) = self.table.module(index) else { return false };
         (options.modules.is_empty() || options.modules.iter().any(|m| m == module))
-            && (options.versions.is_empty()
-                || self.table.version(index).is_some_and(|v| options.versions.iter().any(|w| w == v)))
+            && in_scope(&options.versions, self.table.instance(index), self.table.version(index))
             && (!options.page_only || self.table.page(index) == options.page_key())
     }
 }
@@ -578,20 +594,28 @@ mod tests {
 
     /// Three sections in two doc versions: "a" and "b" unchanged (same hash), "c" changed.
     fn versioned() -> HybridSearch {
+        in_instances(&[("default", "current"), ("default", "1.0")])
+    }
+
+    /// The three sections of `versioned` in each (instance, version) of `docs`, at
+    /// `/<instance>/<version>/<id>`; "c" is changed in every version but `current`.
+    fn in_instances(docs: &[(&str, &str)]) -> HybridSearch {
         let sections = [("a", "servo motor torque limits"), ("b", "camera calibration"), ("c", "servo wiring")];
         let mut chunks = Vec::new();
         let mut texts = Vec::new();
-        for version in ["current", "1.0"] {
+        for &(instance, version) in docs {
             for (id, text) in sections {
-                let changed = id == "c" && version == "1.0";
+                let changed = id == "c" && version != "current";
+                let route = if instance == "default" { "docs" } else { instance };
                 chunks.push(ChunkMeta {
-                    chunk_id: format!("default:{version}:{id}#:0"),
-                    url: format!("/docs/{version}/{id}"),
+                    chunk_id: format!("{instance}:{version}:{id}#:0"),
+                    url: format!("/{route}/{version}/{id}"),
                     heading_path: vec![id.to_string()],
                     chapter_title: id.to_string(),
                     section_title: String::new(),
                     module: "Docs".into(),
                     chapter_id: id.to_string(),
+                    instance: instance.into(),
                     version: Some(version.to_string()),
                     word_count: 3,
                     position: chunks.len(),
@@ -713,10 +737,37 @@ mod tests {
     #[test]
     fn a_version_filter_keeps_its_own_copy() {
         let search = versioned();
-        let options = SearchOptions { k: 5, versions: vec!["1.0".into()], ..Default::default() };
+        let options = SearchOptions { k: 5, versions: vec!["1.0".parse().unwrap()], ..Default::default() };
         let hits = search.search("servo", None, &options).unwrap().hits;
         let mut urls: Vec<&str> = hits.iter().map(|h| search.chunk(h.index).unwrap().url.as_str()).collect();
         urls.sort_unstable();
         assert_eq!(urls, ["/docs/1.0/a", "/docs/1.0/c"], "the filtered version's own copy of \"a\"");
+    }
+
+    #[test]
+    fn two_instances_with_one_version_name_do_not_mix() {
+        let search = in_instances(&[("default", "current"), ("default", "1.0"), ("rules", "1.0")]);
+        let scope = |entries: &[&str]| SearchOptions {
+            k: 10,
+            versions: entries.iter().map(|e| e.parse().unwrap()).collect(),
+            ..Default::default()
+        };
+        let mut got = urls(&search, &scope(&["default:current", "rules:1.0"]), "servo");
+        got.sort_unstable();
+        // The rules' 1.0 copy of "c" is the docs' 1.0 text: it stands for itself here, as the
+        // docs' 1.0 is out of scope.
+        assert_eq!(got, ["/docs/current/a", "/docs/current/c", "/rules/1.0/c"]);
+        let mut got = urls(&search, &scope(&["default:1.0", "rules:1.0"]), "servo");
+        got.sort_unstable();
+        assert_eq!(got, ["/docs/1.0/a", "/docs/1.0/c", "/rules/1.0/a"], "each copy once, as its first copy in scope");
+        // Without the instance, a version name is every instance's.
+        let got = urls(&search, &scope(&["1.0"]), "servo");
+        assert!(got.iter().all(|u| u.contains("/1.0/")) && got.iter().any(|u| u.starts_with("/rules/")), "{got:?}");
+        // An instance the scope does not name is not limited.
+        let got = urls(&search, &scope(&["default:current"]), "servo");
+        assert!(
+            got.iter().any(|u| u.starts_with("/rules/1.0/")) && !got.iter().any(|u| u.starts_with("/docs/1.0/")),
+            "{got:?}"
+        );
     }
 }

@@ -23,6 +23,8 @@ mod page_boost;
 #[cfg(feature = "search")]
 mod parts;
 #[cfg(feature = "search")]
+mod scope;
+#[cfg(feature = "search")]
 mod sharded;
 pub mod snippet;
 
@@ -39,5 +41,7 @@ pub use language::{semantic_search_fits, MODEL_LANGUAGE};
 pub use page_boost::PageBoost;
 #[cfg(feature = "search")]
 pub use parts::matched_part;
+#[cfg(feature = "search")]
+pub use scope::{in_scope, DocsVersion};
 #[cfg(feature = "search")]
 pub use sharded::{NeededFile, Part, ShardedError, ShardedSearch, PAGES_AT_OPEN};

@@ -119,6 +119,7 @@ mod tests {
             section_title: "testSequencer [string]".into(),
             module: "Docs".into(),
             chapter_id: "config".into(),
+            instance: "default".into(),
             version: None,
             word_count: 0,
             position: 0,

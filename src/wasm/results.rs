@@ -5,7 +5,7 @@
 
 use crate::bundle::ChunkMeta;
 use crate::query::Mode;
-use crate::search::{Confidence, NeededFile, SearchError, SearchMode, SearchOptions};
+use crate::search::{Confidence, DocsVersion, NeededFile, SearchError, SearchMode, SearchOptions};
 use serde::{Deserialize, Serialize};
 
 /// Search options as JS passes them. Unknown fields are refused, so a typo is an error
@@ -57,8 +57,12 @@ pub struct JsSearchOptions {
 pub struct Filters {
     #[cfg_attr(feature = "typescript", ts(as = "Option<Vec<String>>"))]
     pub modules: Vec<String>,
-    #[cfg_attr(feature = "typescript", ts(as = "Option<Vec<String>>"))]
-    pub versions: Vec<String>,
+    /// The docs version of each docs instance to search, as Docusaurus names them
+    /// (`{instance: pluginId, version: versionName}`; no instance: that name in any
+    /// instance). Unversioned instances, and instances named by no entry, are searched
+    /// whole (`search::in_scope`).
+    #[cfg_attr(feature = "typescript", ts(as = "Option<Vec<DocsVersion>>"))]
+    pub versions: Vec<DocsVersion>,
 }
 
 impl JsSearchOptions {

@@ -189,6 +189,7 @@ mod tests {
             "Message",
             "Conversation",
             "SearchOptions",
+            "DocsVersion",
             "SearchResults",
             "VectorQuery",
             "Hit",

@@ -536,7 +536,7 @@ test("searchAsYouType: keyword rows grouped by page with the core's highlights; 
     await lectern.whenHybrid();
     const merged = [];
     const final = await lectern.searchAsYouType("how does a walking robot avoid falling over", { onUpdate: (u) => merged.push(u) });
-    const scoped = await lectern.searchAsYouType("publisher qos", { filters: { versions: ["9.9"] } });
+    const scoped = await lectern.searchAsYouType("publisher qos", { filters: { versions: [{ version: "9.9" }] } });
     lectern.close();
     return { order, updates, keyword, merged, final, scoped };
   });

@@ -15,7 +15,7 @@ import type {
   SearchOptions as WasmSearchOptions,
 } from "./lectern-types.js";
 
-export type { ChunkMeta, Confidence, FollowUp, LecternErrorCode, MatchedPart, ProgressPhase, QueryMode, ReaderAction, SearchMode } from "./lectern-types.js";
+export type { ChunkMeta, Confidence, DocsVersion, FollowUp, LecternErrorCode, MatchedPart, ProgressPhase, QueryMode, ReaderAction, SearchMode } from "./lectern-types.js";
 
 export interface LecternErrorInit {
   /** A chat error (chat.js) carries a ChatErrorCode. */
@@ -197,6 +197,8 @@ export interface TypeaheadPage {
   url: string;
   title: string;
   titleRanges: TextRange[];
+  /** Its docs instance (Docusaurus's plugin id) and version (null: an unversioned instance). */
+  instance: string;
   version: string | null;
   module: string;
   semantic: boolean;

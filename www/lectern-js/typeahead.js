@@ -80,7 +80,7 @@ function group(query, matcher, chunks, semantic, seen) {
     let page = pages.get(pageUrl);
     if (!page) {
       const title = chunk.chapter_title || chunk.heading_path[0] || pageUrl;
-      page = { url: pageUrl, title, titleRanges: ranges(matcher, query, title), version: chunk.version ?? null, module: chunk.module, semantic, rows: [] };
+      page = { url: pageUrl, title, titleRanges: ranges(matcher, query, title), instance: chunk.instance, version: chunk.version ?? null, module: chunk.module, semantic, rows: [] };
       pages.set(pageUrl, page);
     }
     // The merged short section the query matched, when the core found one: its own link,

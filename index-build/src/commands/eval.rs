@@ -3,7 +3,8 @@
 
 use super::dense_parts_args::DensePartsArg;
 use super::CommandResult;
-use crate::eval::{follow_ups, questions, AskedFrom, Evaluator, Outcome, Split, Summary};
+use crate::eval::versions::{per_version, SectionVersions, VersionRow};
+use crate::eval::{follow_ups, questions, AskedFrom, Evaluator, Outcome, Split, Summary, VersionScope};
 use crate::index::{build_bundle, ShardSizes};
 use lectern::bundle::{load_dir, DenseParts, LoadedBundle, MANIFEST_FILE};
 use lectern::embed::{Embedder, ModelFiles, ModelVariant};
@@ -46,6 +47,13 @@ pub struct EvalArgs {
     /// boosts its sections.
     #[arg(long, value_enum, default_value_t = AskedFrom::None)]
     asked_from: AskedFrom,
+    /// Ask each question as from a page of each docs version its expected sections are in,
+    /// answered by that version's sections only, and report hit@k per version with the share
+    /// of sections from another version: `own` limits the search to that version (and docs
+    /// instance), as the browser does; `none` searches every version. Questions without a
+    /// versioned section are asked once, as they are.
+    #[arg(long, value_enum)]
+    version_scope: Option<VersionScope>,
     /// Measure the follow-up suggestions instead (every heading-to-question rule, in keyword
     /// and hybrid search, or the one `--mode` names): suggestions per answer, the share the
     /// index answers at high or medium confidence, the share of candidates refused.
@@ -144,7 +152,17 @@ struct Report {
     /// what `chat::CHARS_PER_TOKEN` is measured from.
     chars_per_token: f64,
     summaries: Vec<Row>,
+    /// With `--version-scope`: per mode, per version asked from (all splits).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    versions: Vec<ModeVersionRow>,
     outcomes: Vec<ModeOutcome>,
+}
+
+#[derive(serde::Serialize)]
+struct ModeVersionRow {
+    mode: SearchMode,
+    #[serde(flatten)]
+    row: VersionRow,
 }
 
 #[derive(serde::Serialize)]
@@ -248,11 +266,32 @@ pub fn run(args: EvalArgs) -> CommandResult {
         crate::eval::candidates::dump(&mut out, &mut evaluator, &all, &options)?;
         std::io::Write::flush(&mut out).map_err(|e| format!("{}: {e}", path.display()))?;
     }
+    // Each question as asked (once, or once per version it is answered in), with the
+    // version it is asked from.
+    let sections = SectionVersions::of(&search);
+    let asked: Vec<(questions::Question, Option<lectern::search::DocsVersion>)> = match args.version_scope {
+        None => all.iter().map(|q| (q.clone(), None)).collect(),
+        Some(_) => all.iter().flat_map(|q| sections.split(q)).collect(),
+    };
     let mut outcomes = Vec::new();
+    let mut asked_from = Vec::new();
     for &mode in modes {
-        for q in &all {
+        for (q, version) in &asked {
+            let options = match (args.version_scope, version) {
+                (Some(VersionScope::Own), Some(v)) => SearchOptions { versions: vec![v.clone()], ..options.clone() },
+                _ => options.clone(),
+            };
             outcomes.push(ModeOutcome { mode, outcome: evaluator.run(q, mode, &options)? });
+            asked_from.push(version.as_ref());
         }
+    }
+    let mut versions = Vec::new();
+    for &mode in modes {
+        let these: Vec<(&Outcome, &lectern::search::DocsVersion)> = (outcomes.iter().zip(&asked_from))
+            .filter(|(o, _)| o.mode == mode)
+            .filter_map(|(o, v)| Some((&o.outcome, (*v)?)))
+            .collect();
+        versions.extend(per_version(&sections, &these, args.k).into_iter().map(|row| ModeVersionRow { mode, row }));
     }
 
     let splits: Vec<Option<Split>> = match args.split {
@@ -276,6 +315,7 @@ pub fn run(args: EvalArgs) -> CommandResult {
         context_tokens: evaluator.context_tokens,
         chars_per_token: chars_per_token(&texts, &embedder)?,
         summaries,
+        versions,
         outcomes,
     };
     let json = serde_json::to_string_pretty(&report)?;
@@ -484,6 +524,32 @@ fn print_report(report: &Report) {
             format!("{}/{}", s.follow_up_refused, s.follow_up),
             labels.join(", ")
         );
+    }
+    if !report.versions.is_empty() {
+        println!("per docs version asked from (all splits):");
+        println!(
+            "{:<22} {:<8} {:>4} {:>6} {:>6} {:>14} {:>14}",
+            "version",
+            "mode",
+            "n",
+            "hit@1",
+            format!("hit@{k}"),
+            format!("other v. top{k}"),
+            "other v. ctx"
+        );
+        for v in &report.versions {
+            println!(
+                "{:<22} {:<8} {:>4} {:>6.3} {:>6.3} {:>14.3} {:>14.3}",
+                v.row.version,
+                format!("{:?}", v.mode).to_lowercase(),
+                v.row.questions,
+                v.row.hit_at_1,
+                v.row.hit_at_k,
+                v.row.other_version_top_k,
+                v.row.other_version_context
+            );
+        }
+        println!("(each question asked once per version it is answered in, expecting that version's sections; other v.: share of the first {k} sections, and of the chat's context, from another docs version)");
     }
     for mo in &report.outcomes {
         let o = &mo.outcome;

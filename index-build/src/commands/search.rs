@@ -4,7 +4,7 @@ use super::CommandResult;
 use lectern::bundle::{load_dir, LoadedBundle};
 use lectern::embed::{Embedder, ModelFiles, ModelVariant};
 use lectern::heading::join_heading_path;
-use lectern::search::{follow_up_query, matched_part, FollowUpOptions, HybridSearch, SearchMode, SearchOptions};
+use lectern::search::{follow_up_query, matched_part, DocsVersion, FollowUpOptions, HybridSearch, SearchMode, SearchOptions};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -31,9 +31,11 @@ pub struct SearchArgs {
     /// Only these modules (repeatable).
     #[arg(long = "module")]
     modules: Vec<String>,
-    /// Only these docs versions (repeatable).
+    /// Only this docs version, as `[INSTANCE:]VERSION` (repeatable): `29.7` in any docs
+    /// instance, `rules:1.0` in the instance whose plugin id is `rules`. Unversioned
+    /// instances, and instances no `--version` names, are searched whole, as in the browser.
     #[arg(long = "version")]
-    versions: Vec<String>,
+    versions: Vec<DocsVersion>,
     /// Drop results scoring below this (0–1).
     #[arg(long, default_value_t = 0.0)]
     min_score: f32,

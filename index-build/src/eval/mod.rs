@@ -8,7 +8,11 @@ mod metrics;
 mod option_tests;
 pub mod questions;
 mod run;
+#[cfg(test)]
+mod version_tests;
+pub mod versions;
 
 pub use metrics::{Outcome, Summary};
 pub use questions::Split;
 pub use run::{AskedFrom, Evaluator};
+pub use versions::VersionScope;

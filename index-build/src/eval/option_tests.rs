@@ -13,11 +13,11 @@ use lectern::bundle::{load_dir, LoadedBundle};
 use lectern::search::{HybridSearch, SearchMode, SearchOptions};
 use std::path::{Path, PathBuf};
 
-fn repo() -> PathBuf {
+pub(super) fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn corpus(path: &str) -> Option<PathBuf> {
+pub(super) fn corpus(path: &str) -> Option<PathBuf> {
     let corpora = std::env::var_os("LECTERN_CORPORA").map_or_else(|| repo().join("../shared/corpora"), PathBuf::from);
     let root = corpora.join(path);
     let node = std::process::Command::new("node").arg("--version").output();

@@ -87,6 +87,7 @@ pub fn chunk_page(doc: &ExtractedDoc, page: &PageContext<'_>, sizing: &ChunkSizi
                 section_title: section_title.clone(),
                 module: page.module.to_string(),
                 chapter_id: page.doc_id.to_string(),
+                docs_instance: page.docs_instance.to_string(),
                 version: page.version.map(str::to_string),
                 word_count: text.split_whitespace().count(),
                 chars: text.chars().count(),

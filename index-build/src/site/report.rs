@@ -78,6 +78,8 @@ pub struct Chunk {
     pub module: String,
     /// The doc id.
     pub chapter_id: String,
+    /// The docs plugin instance of its page (Docusaurus's plugin id).
+    pub docs_instance: String,
     pub version: Option<String>,
     /// Plain text shown to users and sent to the LLM. What is embedded for it (the heading
     /// path in front, windows of a long text) is the embedder's decision (`embed::windows`).

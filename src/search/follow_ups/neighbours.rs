@@ -111,7 +111,7 @@ pub fn neighbours<'a>(cited: &[u32], chunk: impl Fn(u32) -> Option<&'a ChunkMeta
     out
 }
 
-/// The sections of `meta`'s page (same doc and version) among the chunks within the window of
+/// The sections of `meta`'s page (same doc, docs instance and version) among the chunks within the window of
 /// chunk `at`, in page order: each chunk's own section, then its merged parts.
 fn page_sections<'a>(
     meta: &ChunkMeta,
@@ -122,7 +122,7 @@ fn page_sections<'a>(
     let mut sections: Vec<Section<'a>> = Vec::new();
     for index in neighbour_window(&[at], total) {
         let Some(other) = chunk(index) else { continue };
-        if other.chapter_id != meta.chapter_id || other.version != meta.version {
+        if other.chapter_id != meta.chapter_id || other.instance != meta.instance || other.version != meta.version {
             continue;
         }
         let own = std::iter::once((other.url.as_str(), other.heading_path.as_slice()));

@@ -13,6 +13,7 @@ fn chunk(chapter: &str, path: &[&str], anchor: &str) -> ChunkMeta {
         section_title: path.last().map(|s| s.to_string()).unwrap_or_default(),
         module: "docs".into(),
         chapter_id: chapter.into(),
+        instance: "default".into(),
         version: None,
         word_count: 100,
         position: 0,

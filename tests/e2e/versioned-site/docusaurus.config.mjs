@@ -1,7 +1,8 @@
 // A small versioned Docusaurus site for the e2e tests of the search box's and the chat's
 // version scope (tests/e2e/versioned.test.mjs): version 1.0 (served at /docs/) and the
 // current docs ("Next", at /docs/next/) of an imaginary tool, whose pages say different
-// things in each version. It also places the floating launcher in the other corner (the
+// things in each version; and a second docs instance (plugin id `api`, at /api/ and
+// /api/next/) with versions of the same names, which a scope must not mix with the first's. It also places the floating launcher in the other corner (the
 // launcher option), turns the selection button off (selection.test.mjs checks that none
 // appears), and turns every usage-event option on (tests/e2e/events.test.mjs): to
 // the site's onEvent module (src/lectern-events.js), the page's analytics and the proxy's
@@ -20,6 +21,7 @@ export default {
   markdown: { hooks: { onBrokenMarkdownLinks: 'throw' } },
   presets: [[require.resolve('@docusaurus/preset-classic'), { docs: { sidebarPath: undefined }, blog: false, theme: {} }]],
   plugins: [
+    [require.resolve('@docusaurus/plugin-content-docs'), { id: 'api', path: 'api', routeBasePath: 'api', sidebarPath: undefined }],
     [
       require.resolve('docusaurus-plugin-lectern'),
       {

@@ -81,7 +81,7 @@ export default function useAnswerStream({ session, persona, turnstile = null, fo
    * Returns null when nothing was sent (busy, or an empty question typed), else the turn,
    * which resolves to its Outcome once the answer has ended. A `shared` question (a link's
    * `?ask=`) goes to the core even when empty, so that the reader sees why it is refused.
-   * @param {{question: string, selection?: string | null, retry?: boolean, filters?: {versions?: string[]}, page?: import('lectern/chat').AskRequest['page'], shared?: boolean}} request
+   * @param {{question: string, selection?: string | null, retry?: boolean, filters?: import('lectern').QueryOptions['filters'], page?: import('lectern/chat').AskRequest['page'], shared?: boolean}} request
    * @returns {Promise<Outcome> | null}
    */
   const ask = useCallback(

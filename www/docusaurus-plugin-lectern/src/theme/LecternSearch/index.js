@@ -17,7 +17,7 @@ import { requestPanel } from '../LecternWidget/host';
 import { keepKeys } from '../LecternWidget/layer';
 import { recordUsage } from '../LecternWidget/usage';
 import { searchFormat, searchStrings } from './strings';
-import { ScopeToggle, scopeFilters, useDocsScope, useDocsVersions } from './scope';
+import { ScopeToggle, scopeFilters, useDocsScope, useDocsVersions, versionLabel } from './scope';
 import { RowContent, Highlight, VersionBadge } from './Results';
 import useTypeahead from './useTypeahead';
 import useRecentSearches from './recent';
@@ -69,7 +69,7 @@ export default function LecternSearch({ open, onClose, config }) {
   const [choice, setChoice] = useState(/** @type {import('./scope').ScopeChoice} */ (null));
   const scope = useDocsScope(config.contextualSearch);
   const filters = scopeFilters(scope, choice);
-  const versionLabels = new Map(useDocsVersions().map((v) => [v.name, v.label]));
+  const versions = useDocsVersions();
   const search = useTypeahead(config, query, filters);
   const recent = useRecentSearches(config.recentSearches);
   const [active, setActive] = useState(0);
@@ -225,7 +225,7 @@ export default function LecternSearch({ open, onClose, config }) {
       <li key={headingId} role="presentation" className="lectern-search__group">
         <div id={headingId} className="lectern-search__group-title" role="presentation">
           <Highlight text={page.title} ranges={page.titleRanges} />
-          {choice === 'all' && page.version && <VersionBadge label={versionLabels.get(page.version) ?? page.version} />}
+          {choice === 'all' && page.version && <VersionBadge label={versionLabel(versions, page.instance, page.version)} />}
         </div>
         <ul role="group" aria-labelledby={headingId}>
           {page.rows.map((row) =>

@@ -1,20 +1,21 @@
-// The docs version a search and a question are limited to by default: on a docs page, the
-// version of that page in its docs instance (Docusaurus's active plugin and version);
-// elsewhere the version the reader chose last (the preferred version) or the latest — the
-// inputs of Docusaurus's contextual search tags (useDocsContextualSearchTags), which
-// DocSearch's adapter uses. Only versioned instances limit anything: an unversioned site
-// searches everything. The reader can widen to all versions (ScopeToggle).
-//
-// The bundle records each section's version, and the search filters by version name; the
-// docs instance is not recorded yet, so on a site with several versioned instances a
-// version name they share matches in both.
+// The docs versions a search and a question are limited to by default: for each versioned
+// docs instance, the version of the page the reader is on if it is that instance's page
+// (Docusaurus's active plugin and version), else the version the reader chose last (the
+// preferred version) or the latest — the inputs of Docusaurus's contextual search tags
+// (useDocsContextualSearchTags), which DocSearch's adapter uses. The filter passes them as
+// {instance: pluginId, version: name} pairs; which sections they admit (unversioned
+// instances and instances not named are searched whole) is the core's rule
+// (src/search/scope.rs). An unversioned site has no scope at all. The reader can widen to
+// all versions (ScopeToggle).
 import React, { useMemo } from 'react';
 import { useAllDocsData, useActivePluginAndVersion, useDocsPreferredVersionByPluginId } from '@docusaurus/plugin-content-docs/client';
 import { searchFormat, searchStrings } from './strings';
 import './scope.css';
 
-/** @typedef {{versions: string[], labels: string[]}} DocsScope */
-/** @typedef {null | 'all' | string[]} ScopeChoice what the reader chose: null follows the page, 'all' widens, a list pins versions */
+/** @typedef {import('lectern').DocsVersion} DocsVersion */
+/** @typedef {{versions: DocsVersion[], labels: string[]}} DocsScope the versions searched, and the labels that say which */
+/** @typedef {null | 'all' | DocsVersion[]} ScopeChoice what the reader chose: null follows the page, 'all' widens, a list pins versions */
+/** @typedef {{instance: string, name: string, label: string}} VersionEntry one version of one versioned docs instance */
 
 /** The reader's preferred versions, or null outside their provider: the docs widget sits
  * outside the theme's layout, and a site with two copies of the docs plugin has two
@@ -28,7 +29,8 @@ function usePreferredVersions() {
 }
 
 /**
- * The page's scope: the version names to search, and their labels; null when nothing is
+ * The page's scope: one version per versioned docs instance, and the labels that say which
+ * (on a docs page, its own version's; elsewhere every instance's); null when nothing is
  * versioned or `enabled` (the contextualSearch option) is false.
  * @param {boolean} enabled
  * @returns {DocsScope | null}
@@ -39,32 +41,45 @@ export function useDocsScope(enabled) {
   const preferred = usePreferredVersions();
   return useMemo(() => {
     if (!enabled) return null;
+    /** @type {DocsVersion[]} */
     const versions = [];
+    /** @type {string[]} */
     const labels = [];
+    let pageLabel = null;
     for (const [pluginId, data] of Object.entries(all)) {
       if (data.versions.length < 2) continue;
-      const version =
-        (active?.activePlugin.pluginId === pluginId ? active.activeVersion : null) ?? preferred?.[pluginId] ?? data.versions.find((v) => v.isLast) ?? data.versions[0];
-      if (!versions.includes(version.name)) {
-        versions.push(version.name);
-        labels.push(version.label);
-      }
+      const onPage = active?.activePlugin.pluginId === pluginId ? active.activeVersion : null;
+      const version = onPage ?? preferred?.[pluginId] ?? data.versions.find((v) => v.isLast) ?? data.versions[0];
+      versions.push({ instance: pluginId, version: version.name });
+      if (onPage) pageLabel = version.label;
+      if (!labels.includes(version.label)) labels.push(version.label);
     }
-    return versions.length ? { versions, labels } : null;
+    return versions.length ? { versions, labels: pageLabel ? [pageLabel] : labels } : null;
   }, [enabled, all, active, preferred]);
 }
 
-/** Every version of the site's versioned docs instances: [{name, label}], for a filter. */
+/** Every version of the site's versioned docs instances, for a filter and for labels. */
 export function useDocsVersions() {
   const all = useAllDocsData();
   return useMemo(() => {
-    const seen = new Map();
-    for (const data of Object.values(all)) {
+    /** @type {VersionEntry[]} */
+    const entries = [];
+    for (const [pluginId, data] of Object.entries(all)) {
       if (data.versions.length < 2) continue;
-      for (const v of data.versions) if (!seen.has(v.name)) seen.set(v.name, v.label);
+      for (const v of data.versions) entries.push({ instance: pluginId, name: v.name, label: v.label });
     }
-    return Array.from(seen, ([name, label]) => ({ name, label })); // not a spread: see LecternWidget/host.js
+    return entries;
   }, [all]);
+}
+
+/**
+ * The label of a section's version (`instance` and `version` of its metadata), or its name.
+ * @param {VersionEntry[]} versions
+ * @param {string | undefined} instance
+ * @param {string} version
+ */
+export function versionLabel(versions, instance, version) {
+  return versions.find((v) => v.name === version && (instance === undefined || v.instance === instance))?.label ?? version;
 }
 
 /**
@@ -85,11 +100,13 @@ export function scopeFilters(scope, choice) {
  */
 export function ScopeToggle({ scope, choice, onChange, className }) {
   const s = searchStrings();
+  const versions = useDocsVersions();
   if (!scope && !Array.isArray(choice)) return null;
   const pinned = Array.isArray(choice) ? choice : scope?.versions ?? [];
-  const labels = Array.isArray(choice) ? choice : scope?.labels ?? [];
+  // A pinned list names the chosen version first (the search page's filter).
+  const labels = Array.isArray(choice) ? choice.slice(0, 1).map((v) => versionLabel(versions, v.instance ?? undefined, v.version)) : scope?.labels ?? [];
   return (
-    <div className={`lectern-scope${className ? ` ${className}` : ''}`} data-lectern-scope={choice === 'all' ? 'all' : pinned.join(',')}>
+    <div className={`lectern-scope${className ? ` ${className}` : ''}`} data-lectern-scope={choice === 'all' ? 'all' : pinned.map((v) => `${v.instance ?? ''}:${v.version}`).join(',')}>
       {choice !== 'all' && <span className="lectern-scope__current">{searchFormat.version(labels.join(', '))}</span>}
       <label className="lectern-scope__widen">
         <input type="checkbox" checked={choice === 'all'} onChange={(e) => onChange(e.target.checked ? 'all' : null)} />

@@ -17,7 +17,7 @@ import { getSession } from '../LecternPanel/session';
 /**
  * @param {import('docusaurus-plugin-lectern').ClientOptions} config
  * @param {string} query
- * @param {{versions?: string[]} | undefined} filters
+ * @param {import('lectern').QueryOptions['filters']} filters
  * @param {{k?: number, semanticK?: number}} [sizes]
  * @returns {TypeaheadState}
  */

@@ -1,7 +1,8 @@
 // The full list of results at <baseUrl>search?q=…&version=… (the searchPagePath option): the
 // query and the version filter live in the URL, so a search can be linked to and the Back
-// button returns to it. On a versioned site the filter starts at the version the reader
-// was reading (or the latest). Each result is a link to its section; "Ask AI" asks the
+// button returns to it (the version by name; `instance:name` when several docs instances
+// are versioned). On a versioned site the filter starts at the version the reader was
+// reading (or the latest). Each result is a link to its section; "Ask AI" asks the
 // chat panel with the same query and scope.
 import React, { useEffect, useState } from 'react';
 import Layout from '@theme/Layout';
@@ -13,7 +14,7 @@ import useIsBrowser from '@docusaurus/useIsBrowser';
 import { usePluralForm } from '@docusaurus/theme-common';
 import { requestPanel } from '../LecternWidget/host';
 import { searchFormat, searchStrings } from '../LecternSearch/strings';
-import { useDocsScope, useDocsVersions } from '../LecternSearch/scope';
+import { useDocsScope, useDocsVersions, versionLabel } from '../LecternSearch/scope';
 import { Highlight, RowContent, VersionBadge } from '../LecternSearch/Results';
 import useTypeahead from '../LecternSearch/useTypeahead';
 import { addSearchStyles } from '../LecternSearch/styles';
@@ -43,9 +44,20 @@ function SearchPageContent({ pluginId }) {
   const [query, setQuery] = useState(url.q);
   const scope = useDocsScope(config.contextualSearch);
   const versions = useDocsVersions();
-  // The version in the URL, else the page's default scope (a single version, or all).
-  const version = url.version ?? (scope?.versions.length === 1 ? scope.versions[0] : 'all');
-  const filters = version === 'all' || !versions.length ? undefined : { versions: [version] };
+  // The filter's value for a version: its name, prefixed by its instance when several docs
+  // instances have versions (two may both have a "1.0").
+  const several = new Set(versions.map((v) => v.instance)).size > 1;
+  const keyOf = (/** @type {{instance?: string, name: string}} */ v) => (several ? `${v.instance}:${v.name}` : v.name);
+  // The version in the URL, else the page's default scope: its first instance's version
+  // (the others stay at theirs), or all on an unversioned site.
+  const first = scope?.versions[0];
+  const fromScope = first ? versions.find((v) => v.instance === first.instance && v.name === first.version) : undefined;
+  const version = url.version ?? (fromScope ? keyOf(fromScope) : 'all');
+  // The chosen version of its instance; the other instances stay at the page's scope.
+  const chosen = versions.find((v) => keyOf(v) === version);
+  const others = (scope?.versions ?? []).filter((v) => v.instance !== chosen?.instance);
+  const pinned = chosen ? [{ instance: chosen.instance, version: chosen.name }, ...others] : null;
+  const filters = pinned ? { versions: pinned } : undefined;
   const search = useTypeahead(config, query, filters, { k: 30, semanticK: 10 });
   const q = query.trim();
   const results = search.status === 'ready' ? search.results : null;
@@ -66,7 +78,6 @@ function SearchPageContent({ pluginId }) {
 
   const count = results?.count ?? 0;
   const pages = results?.pages ?? [];
-  const versionLabels = new Map(versions.map((v) => [v.name, v.label]));
   return (
     <main className="container margin-vert--lg lectern-search-page">
       <Head>
@@ -93,8 +104,8 @@ function SearchPageContent({ pluginId }) {
             <select value={version} onChange={(e) => write(query, e.target.value)}>
               <option value="all">{s.allVersions}</option>
               {versions.map((v) => (
-                <option key={v.name} value={v.name}>
-                  {v.label}
+                <option key={keyOf(v)} value={keyOf(v)}>
+                  {several ? `${v.label} (${v.instance})` : v.label}
                 </option>
               ))}
             </select>
@@ -106,7 +117,7 @@ function SearchPageContent({ pluginId }) {
           type="button"
           className="button button--secondary lectern-search-page__ask"
           data-lectern-ask-ai=""
-          onClick={() => requestPanel({ question: q, scope: version === 'all' ? 'all' : [version] })}>
+          onClick={() => requestPanel({ question: q, scope: pinned ?? 'all' })}>
           {s.askAi}
           <strong>{q}</strong>
         </button>
@@ -121,7 +132,7 @@ function SearchPageContent({ pluginId }) {
             <Link to={page.url} autoAddBaseUrl={false}>
               <Highlight text={page.title} ranges={page.titleRanges} />
             </Link>
-            {version === 'all' && page.version && <VersionBadge label={versionLabels.get(page.version) ?? page.version} />}
+            {!pinned && page.version && <VersionBadge label={versionLabel(versions, page.instance, page.version)} />}
           </h2>
           <ul className="lectern-search-page__rows">
             {page.rows.map((row) => (

@@ -4,7 +4,7 @@
 // post) gets one from the SearchBar instead — so a page has one widget and one panel.
 
 let docsWidgets = 0;
-/** @typedef {{question?: string, scope?: null | 'all' | string[]}} PanelRequest */
+/** @typedef {{question?: string, scope?: import('../LecternSearch/scope').ScopeChoice}} PanelRequest */
 /** @type {PanelRequest | null} */
 let pending = null;
 /** @type {Set<() => void>} */

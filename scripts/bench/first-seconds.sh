@@ -8,12 +8,18 @@
 # page and link: transformers.js until its first embedding of the same question. Idempotent;
 # build output goes to a log that is printed only on failure.
 #
-#   scripts/bench/first-seconds.sh [--runs N] [--json FILE] [driver options]
+#   scripts/bench/first-seconds.sh [--runs N] [--json FILE] [--bundle DIR] [driver options]
 #
 #   --runs N      visits per side (default 3), sides alternating, medians printed
 #   --json FILE   keep every sample
+#   --bundle DIR  serve the bundle in DIR (one `lectern build` wrote with the model, e.g. the
+#                 generated 10,000-page site's: scripts/bench/big-site.sh --embed) in place of
+#                 the example site's own, as the plugin's bundleDir option would: the same
+#                 pages, runtime and link, a larger index behind the questions
 #   driver options (scripts/bench/browser/first-seconds.mjs): --mbit 9, --rtt 40-150, --cpu 4,
-#                 --page /docs/intro/, --question TEXT, --token-ms 15, --sides lectern,tjs
+#                 --page /docs/intro/, --question TEXT, --token-ms 15, --sides lectern,tjs,
+#                 --then TEXT (a further question, repeatable; the workers' memory is read
+#                 after the last answer)
 #
 #   LECTERN_SKIP_PKG_BUILD=1   reuse pkg/ as it is (else scripts/build-pkg.sh builds it)
 #   LECTERN_BIN=PATH           this `lectern` CLI indexes the site (else cargo build -p index-build)
@@ -23,13 +29,18 @@ cd "$LECTERN_ROOT"
 here=scripts/bench/browser
 
 driver_args=()
+bundle=""
 while [ $# -gt 0 ]; do
   case "$1" in
+    --bundle)
+      [ -f "${2:-}/manifest.json" ] || { echo "bench/first-seconds: --bundle needs a bundle folder (with manifest.json)" >&2; exit 2; }
+      bundle="$(cd "$2" && pwd)"
+      shift ;;
     --json)
       [ -n "${2:-}" ] || { echo "bench/first-seconds: --json needs a file name" >&2; exit 2; }
       driver_args+=(--json "$(cd "$(dirname "$2")" && pwd)/$(basename "$2")")
       shift ;;
-    -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,25p' "$0"; exit 0 ;;
     *) driver_args+=("$1") ;;
   esac
   shift
@@ -79,6 +90,18 @@ if [ "$(cat "$site/.inputs" 2>/dev/null)" != "$inputs" ]; then
   echo "$inputs" >"$site/.inputs"
 else
   echo "first seconds: the site in $site is up to date"
+fi
+
+if [ -n "$bundle" ]; then
+  # A copy of the site of hard links (no bytes copied) whose bundle folder holds DIR's files.
+  served="$work/site-$(printf '%s' "$bundle" | sha256sum | cut -c1-12)"
+  own="$(dirname "$(grep -l '"lectern-index"' $(find "$site" -name manifest.json))")"
+  rm -rf "$served"
+  cp -al "$site" "$served"
+  rm -rf "$served/${own#"$site"/}"
+  cp -al "$bundle" "$served/${own#"$site"/}"
+  echo "first seconds: serving $bundle as ${own#"$site"/} of the example site ($served)"
+  site="$served"
 fi
 
 step "first seconds: npm ci (transformers.js, playwright-core)"

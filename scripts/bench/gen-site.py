@@ -8,6 +8,10 @@ recombines sections and paragraphs of different source pages, shuffled, under ti
 headings built from several sources. Seeded, so the same arguments give the same tree.
 
     scripts/bench/gen-site.py --out /tmp/big-site [--pages 10000] [--seed 1] [--corpora DIR]
+                              [--edit-percent P]
+
+--edit-percent P writes the same tree with P% of its pages edited, as an author would between
+two deploys (a sentence added to each one's opening section), for incremental rebuilds.
 """
 
 import argparse
@@ -91,7 +95,10 @@ def main():
     parser.add_argument("--pages", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--corpora", default=os.environ.get("LECTERN_CORPORA", default_corpora))
+    parser.add_argument("--edit-percent", type=float, default=0.0, help="share of pages to edit (0-100)")
     args = parser.parse_args()
+    if not 0 <= args.edit_percent <= 100:
+        sys.exit(f"gen-site: --edit-percent takes 0 to 100, not {args.edit_percent}")
 
     headings, paragraphs = [], []
     sources = 0
@@ -105,6 +112,8 @@ def main():
         sys.exit(f"gen-site: no Markdown found under {args.corpora} (set --corpora)")
     headings = sorted(set(headings))
     rng = random.Random(args.seed)
+    # Its own generator: the tree is the same with or without edits, but for them.
+    edited = set(random.Random(f"{args.seed}-edit").sample(range(args.pages), round(args.pages * args.edit_percent / 100)))
 
     if os.path.exists(args.out):
         shutil.rmtree(args.out)
@@ -138,6 +147,8 @@ def main():
         # surrogate-pair escapes JSON would write for emoji).
         lines = ["---", f"title: {json.dumps(title, ensure_ascii=False)}", f"sidebar_position: {i // parts + 1}", "---", "", f"# {title}", ""]
         lines += [rng.choice(paragraphs), ""]
+        if i in edited:
+            lines[-2] += f"\n\nRevised for this release: see the notes of {title} for what changed."
         for _ in range(rng.randint(3, 6)):
             lines += [f"## {rng.choice(PREFIXES)}{rng.choice(headings)}", ""]
             body = rng.sample(paragraphs, rng.randint(2, 5))
@@ -152,7 +163,7 @@ def main():
         written += 1
         chars += len(text)
     print(
-        f"gen-site: {written} pages in {parts} folders, {chars / 1e6:.1f} M characters, "
+        f"gen-site: {written} pages ({len(edited)} edited) in {parts} folders, {chars / 1e6:.1f} M characters, "
         f"from {len(paragraphs)} paragraphs and {len(headings)} headings of {sources} source pages"
     )
 

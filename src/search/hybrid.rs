@@ -717,6 +717,7 @@ mod tests {
                 section_title: String::new(),
                 module: "Docs".into(),
                 chapter_id: i.to_string(),
+                instance: "default".into(),
                 version: None,
                 word_count: 10,
                 position: i,

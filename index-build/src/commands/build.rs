@@ -162,6 +162,12 @@ fn print_build_summary(summary: &BuildSummary, out: &Path) {
     if let Some(reason) = &summary.full_rebuild_reason {
         eprintln!("  full rebuild: {reason}");
     }
+    if summary.resumed > 0 {
+        eprintln!("  {} chunks' vectors were found in a stopped build's journal", summary.resumed);
+    }
+    if let Some(error) = &summary.journal_error {
+        eprintln!("  warning: embedded vectors were not journalled as the build went ({error})");
+    }
     // Shards and catalog pages are many and alike: one line per kind of shard, one for all pages.
     let kind = |f: &FileSize| FileKind::of(&f.name);
     for file in summary.files.iter().filter(|f| !kind(f).is_some_and(|k| k.is_shard() || k.is_catalog())) {

@@ -4,7 +4,9 @@ use super::CommandResult;
 use lectern::bundle::{load_dir, LoadedBundle};
 use lectern::embed::{Embedder, ModelFiles, ModelVariant};
 use lectern::heading::join_heading_path;
-use lectern::search::{follow_up_query, matched_part, DocsVersion, FollowUpOptions, HybridSearch, SearchMode, SearchOptions};
+use lectern::search::{
+    follow_up_query, matched_part, DocsVersion, FollowUpOptions, HybridSearch, SearchMode, SearchOptions,
+};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]

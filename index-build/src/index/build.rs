@@ -1,9 +1,9 @@
 //! From a read site to its bundle on disk: embeds the chunks (reusing the vectors of the
-//! bundle already there wherever what is embedded is unchanged), writes the bundle
-//! atomically, and sums up what was done. `lectern build` runs it, and `lectern eval` on a
-//! site folder.
+//! bundle already there wherever what is embedded is unchanged, and those a stopped build
+//! journalled there), writes the bundle atomically, and sums up what was done. `lectern
+//! build` runs it, and `lectern eval` on a site folder.
 
-use super::{embed_chunks, ChunkEmbedder, EmbedProgress, EmbedStats, PreviousVectors};
+use super::{embed_chunks, ChunkEmbedder, EmbedJournal, EmbedProgress, EmbedStats, PreviousVectors};
 use crate::llms::LlmsSummary;
 use crate::site::SiteReport;
 use lectern::bundle::{self, BundleChunk, BundleInput, DenseParts, ModelFileBytes, SiteInfo};
@@ -46,6 +46,11 @@ pub struct BuildSummary {
     pub embedding: EmbedStats,
     /// Why no vector of the previous build could be reused, if none was.
     pub full_rebuild_reason: Option<String>,
+    /// Chunks whose vectors a stopped build had left in its journal (`EmbedJournal`).
+    pub resumed: usize,
+    /// Why the journal could not be written, if it could not (the build went on without it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub journal_error: Option<String>,
     pub files: Vec<FileSize>,
     pub total_bytes: u64,
     pub seconds: f64,
@@ -125,8 +130,14 @@ pub fn build_bundle(
         )
         .into());
     }
-    let previous = PreviousVectors::load(out, embedder.fingerprint());
-    let (embedded, stats) = embed_chunks(&report.chunks, embedder, &previous, progress)?;
+    let mut previous = PreviousVectors::load(out, embedder.fingerprint());
+    let (mut journal, journaled) = EmbedJournal::open(out, embedder.fingerprint(), embedder.dims());
+    let resumed = journaled.len();
+    previous.extend(journaled);
+    let (embedded, stats) =
+        embed_chunks(&report.chunks, embedder, &previous, progress, |hash, vectors| journal.record(hash, vectors))?;
+    let journal_error = journal.error.take();
+    drop(journal);
     let chunks: Vec<BundleChunk> = embedded.into_iter().map(BundleChunk::from).collect();
     let output = bundle::write_bundle(BundleInput {
         chunks: &chunks,
@@ -159,6 +170,8 @@ pub fn build_bundle(
         chunks: chunks.len(),
         characters: output.manifest.counts.characters,
         full_rebuild_reason: if stats.reused == 0 { previous.not_reused.clone() } else { None },
+        resumed,
+        journal_error,
         embedding: stats,
         total_bytes: files.iter().map(|f| f.bytes).sum(),
         files,

@@ -1,6 +1,6 @@
 //! Incremental builds, proven by counting what the embedder is asked to embed.
 
-use super::{build_bundle, BuildSummary, ChunkEmbedder, ShardSizes};
+use super::{build_bundle, BuildSummary, ChunkEmbedder, EmbedJournal, ShardSizes};
 use crate::site::{read_site, Overrides};
 use lectern::bundle::load_dir;
 use lectern::embed::EmbedError;
@@ -137,4 +137,29 @@ fn every_locale_gets_its_bundle_and_a_chinese_question_finds_its_section() {
     let found = search.search("battery 电池 AA", None, &options).unwrap();
     let first = found.hits.first().and_then(|h| search.chunk(h.index)).map(|c| c.url.as_str());
     assert!(first.is_some_and(|u| u.ends_with("/battery")), "{first:?}");
+}
+
+#[test]
+fn a_stopped_builds_journal_spares_its_chunks_and_goes_with_the_finished_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let (site, out) = (dir.path().join("site"), dir.path().join("bundle"));
+    write_site(&site, PAGE);
+    let embedder = CountingEmbedder::new("sha256:model-a");
+    // What a build stopped after its first chunk leaves: no bundle, a journal with that chunk.
+    let report = read_site(&site, &Overrides { skip_node: true, ..Overrides::default() }).unwrap();
+    let first = &report.chunks[0];
+    let text = lectern::embed::embed_text(&first.heading_path, &first.text);
+    let hash = lectern::bundle::chunk_content_hash("sha256:model-a", &text);
+    let vector = embedder.embed_batch(&[&text]).unwrap().remove(0);
+    let (mut journal, _) = EmbedJournal::open(&out, "sha256:model-a", 8);
+    journal.record(&hash, &[&vector]);
+    drop(journal);
+    let texts_before = embedder.texts.load(Ordering::Relaxed);
+
+    let summary = build(&site, &out, &embedder);
+    assert_eq!((summary.resumed, summary.embedding.reused), (1, 1));
+    assert_eq!(summary.embedding.embedded, summary.chunks - 1);
+    assert_eq!(embedder.texts.load(Ordering::Relaxed) - texts_before, summary.chunks - 1);
+    assert!(!out.join(super::journal::JOURNAL_FILE).exists(), "the finished bundle holds every vector");
+    assert_eq!(load_dir(&out).unwrap().chunks.len(), summary.chunks);
 }

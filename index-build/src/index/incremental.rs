@@ -1,5 +1,6 @@
 //! Vectors of the previous build, by chunk content hash, so an unchanged chunk is not
-//! embedded again.
+//! embedded again: those of the bundle already in the output folder, and those a stopped
+//! build left in its journal there (`EmbedJournal`).
 
 use lectern::bundle::{load_dir, MANIFEST_FILE};
 use lectern::dense::AnyDenseIndex;
@@ -57,6 +58,12 @@ impl PreviousVectors {
             }
         };
         PreviousVectors { by_hash, not_reused: None }
+    }
+
+    /// Adds the vectors a stopped build left in its journal (they were embedded from the
+    /// same text as the previous bundle's, or from newer text).
+    pub fn extend(&mut self, journaled: HashMap<String, Vec<Vec<f32>>>) {
+        self.by_hash.extend(journaled);
     }
 
     pub fn get(&self, hash: &str) -> Option<&Vec<Vec<f32>>> {

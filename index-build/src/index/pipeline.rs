@@ -57,12 +57,14 @@ impl From<EmbeddedChunk<'_>> for BundleChunk {
 }
 
 /// Content hash and vectors of each chunk, in chunk order. `progress` is told how far
-/// embedding has come before the first batch and after each.
+/// embedding has come before the first batch and after each; `embedded` is given each chunk
+/// embedded (not reused) as soon as its last window is (the build's journal keeps them).
 pub fn embed_chunks<'a>(
     chunks: &'a [Chunk],
     embedder: &(dyn ChunkEmbedder + Sync),
     previous: &PreviousVectors,
     mut progress: impl FnMut(EmbedProgress),
+    mut embedded: impl FnMut(&str, &[&Vec<f32>]),
 ) -> Result<(Vec<EmbeddedChunk<'a>>, EmbedStats), EmbedError> {
     let mut stats = EmbedStats::default();
     let windows: Vec<Vec<String>> =
@@ -143,6 +145,7 @@ pub fn embed_chunks<'a>(
                 waiting[i] -= 1;
                 if waiting[i] == 0 {
                     told.sections_done += 1;
+                    embedded(&hashes[i], &vectors[i].iter().flatten().collect::<Vec<_>>());
                 }
             }
             progress(told);
@@ -221,7 +224,8 @@ mod tests {
     fn embeds_everything_once_and_keeps_order() {
         let chunks: Vec<Chunk> = ["a b c", "a", "a b"].iter().map(|t| chunk(t)).collect();
         let embedder = CountingEmbedder { calls: AtomicUsize::new(0) };
-        let (vectors, stats) = embed_chunks(&chunks, &embedder, &PreviousVectors::default(), |_| {}).unwrap();
+        let (vectors, stats) =
+            embed_chunks(&chunks, &embedder, &PreviousVectors::default(), |_| {}, |_, _| {}).unwrap();
         assert_eq!(embedder.calls.load(Ordering::Relaxed), 3);
         assert_eq!((stats.embedded, stats.reused), (3, 0));
         // The stand-in's first value is the length of the text it was given: the heading path,

@@ -11,6 +11,8 @@
 //   --question TEXT   what the reader asks          --token-ms N   the LLM's delay per chunk (15)
 //   --sides LIST      lectern,tjs (default both)    --timeout-s N  per visit (300)
 //   --report FILE     only print the tables of an earlier --json FILE
+//   --then TEXT       a further question, asked after the first hybrid answer (repeatable);
+//                     the workers' memory is read after the last answer (worker-memory.mjs)
 //
 // Lectern's side: open the docs page, open the panel as soon as the widget works, ask at once;
 // when the worker reports hybrid-ready (and the first answer is done), ask again. Recorded: ms
@@ -36,6 +38,7 @@ import { median } from "./stats.mjs";
 import { threadCaps, throttle, baseline } from "./cpu-throttle.mjs";
 import { startLlmServer } from "../../llm-server/server.mjs";
 import { chromiumLaunchOptions } from "../../lib/chromium.mjs";
+import { workerMemory } from "./worker-memory.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const env = process.env;
@@ -60,6 +63,7 @@ const { values: args } = parseArgs({
     sides: { type: "string", default: "lectern,tjs" },
     "timeout-s": { type: "string", default: "300" },
     report: { type: "string" },
+    then: { type: "string", multiple: true, default: [] },
   },
 });
 const positive = (name, integer = false) => {
@@ -79,6 +83,7 @@ const cfg = {
   cpu: positive("cpu"),
   page: args.page,
   question: args.question,
+  then: args.then,
   tokenMs: Number(args["token-ms"]),
   sides: args.sides.split(",").filter(Boolean),
   timeoutMs: positive("timeout-s") * 1000,
@@ -131,19 +136,24 @@ function bundles(siteDir) {
     }
     if (manifest?.format !== "lectern-index") continue;
     const roles = new Map([["manifest.json", "keyword index"]]);
+    /** Where the manifest names each file: a catalog page's shards are under the same keys. */
+    const keysOf = new Map();
     const visit = (v, keys) => {
       if (Array.isArray(v)) return v.forEach((x) => visit(x, keys));
       if (!v || typeof v !== "object") return;
-      if (typeof v.name === "string") roles.set(v.name, roleOfKeys(keys));
+      if (typeof v.name === "string") {
+        roles.set(v.name, roleOfKeys(keys));
+        keysOf.set(v.name, keys);
+      }
       for (const [k, x] of Object.entries(v)) if (k !== "name") visit(x, [...keys, k]);
     };
     visit(manifest, []);
-    // Shards are named by catalog pages (bundle format 2), which the manifest names.
+    // Shards are named by catalog pages (bundle format 2; the dense index's parts, format 3),
+    // which the manifest names.
     for (const [name] of [...roles]) {
       if (!name.includes("-catalog.")) continue;
       try {
-        const keys = name.startsWith("words") ? ["model", "words"] : ["files", name.startsWith("term") ? "terms" : "chunks"];
-        visit(JSON.parse(readFileSync(path.join(path.dirname(file), name), "utf8")), keys);
+        visit(JSON.parse(readFileSync(path.join(path.dirname(file), name), "utf8")), keysOf.get(name));
       } catch {
         // An unreadable page: its shards stay unclassified.
       }
@@ -261,8 +271,8 @@ async function lecternVisit(context, origin, visit) {
     await until(page, (fs) => fs.opened !== null, "the panel to open");
     const box = ".lectern-panel textarea";
     await page.waitForSelector(box, { timeout: cfg.timeoutMs });
-    const ask = async () => {
-      await page.fill(box, cfg.question);
+    const ask = async (question = cfg.question) => {
+      await page.fill(box, question);
       await page.press(box, "Enter");
     };
     await ask();
@@ -288,11 +298,24 @@ async function lecternVisit(context, origin, visit) {
       await until(page, (fs) => fs.cited.some((c) => c.mode === "hybrid") || fs.answers.length >= 2 || fs.errors.length, "the second answer");
     }
     await until(page, (fs) => fs.questions.length >= 1 && fs.answers.length >= fs.questions.length, "the last answer to end");
+    // Further questions (--then), each once the answer before has ended and the chat's
+    // one-question-per-2-s limit allows it; then what the workers hold.
+    for (const question of cfg.then) {
+      await until(page, (fs) => fs.answers.length >= fs.questions.length && performance.now() - fs.questions.at(-1).t > 2100, "the answer before --then");
+      const asked = await page.evaluate(() => window.__fs.questions.length);
+      await ask(question);
+      await until(page, (fs, n) => fs.questions.length > n && fs.answers.length >= fs.questions.length, `the answer to --then "${question}"`, asked);
+    }
     fs = await page.evaluate(() => window.__fs);
     const hybrid = fs.cited.find((c) => c.mode === "hybrid");
     if (!hybrid) throw new Error(`no cited answer came from hybrid retrieval: ${JSON.stringify({ cited: fs.cited, answers: fs.answers, phases: fs.phases })}`);
     const origin0 = await page.evaluate(() => performance.timeOrigin);
     const cpu = await throttled.probe();
+    // Last, once nothing more is read from the page: a debugger session on its workers.
+    const memory = await Promise.race([
+      workerMemory(browser),
+      new Promise((resolve) => setTimeout(() => resolve({ error: "no answer in 60 s" }), 60_000).unref()),
+    ]);
     const ctx = { bundles: siteBundles, runtimeFolders: siteRuntimeFolders, startEpoch: origin0 + fs.opened };
     const marks = { firstCited: fs.cited[0].t, firstHybrid: hybrid.t };
     return {
@@ -308,6 +331,7 @@ async function lecternVisit(context, origin, visit) {
         lastAnswer: fs.answers.at(-1)?.t ?? null,
       },
       firstMode: fs.cited[0].mode,
+      memory,
       answers: fs.answers,
       searches: fs.searches,
       phases: fs.phases,
@@ -490,6 +514,29 @@ function report(r) {
     const t = T[visit];
     if (l.length) say(`| Lectern, ${visit} | ${msf(med(l, (v) => v.at.hydrated))} | ${msf(med(l, (v) => v.at.opened))} | ${msf(med(l, (v) => v.at.lexicalReady))} | ${msf(med(l, (v) => v.at.hybridReady))} | ${msf(med(l, (v) => v.at.firstCited))} | ${msf(med(l, (v) => v.at.firstHybrid))} | ${kb(med(l, (v) => v.bytes.total))} |`);
     if (t.length) say(`| transformers.js, ${visit} | ${msf(med(t, (v) => v.at.hydrated))} | ${msf(med(t, (v) => v.at.opened))} | — | ${msf(med(t, (v) => v.at.pipelineReady))} | — | ${msf(med(t, (v) => v.at.firstEmbedding))} | ${kb(med(t, (v) => v.bytes.total))} |`);
+  }
+  const memory = r.visits.filter((v) => v.side === "lectern" && v.memory?.workers);
+  if (memory.length) {
+    const mb = (b) => (b === null || b === undefined ? "—" : `${(b / 1e6).toFixed(1)} MB`);
+    const names = [...new Set(memory.flatMap((v) => v.memory.workers.map((w) => w.name)))];
+    const bytesOf = (v, name, k) => v.memory.workers.filter((w) => w.name === name).reduce((a, w) => a + (w[k] ?? 0), 0);
+    const total = (v, name) => bytesOf(v, name, "jsUsed") + bytesOf(v, name, "arrayBuffers") + bytesOf(v, name, "wasm");
+    const asked = c.then ?? [];
+    say(`Memory of Lectern's workers after ${1 + asked.length} question(s)${asked.length ? " (the first, then --then)" : ""}, median of the visits ` +
+      "(JS heap used after a GC, ArrayBuffers, wasm linear memory; CDP Runtime.getHeapUsage and Runtime.queryObjects):");
+    say("| visit | worker | JS heap | ArrayBuffers | wasm memory | sum | renderer process RSS (page and workers) |");
+    say("|---|---|---|---|---|---|---|");
+    for (const visit of ["cold", "warm"]) {
+      const vs = memory.filter((v) => v.visit === visit);
+      if (!vs.length) continue;
+      const rss = med(vs, (v) => v.memory.renderers.reduce((a, p) => a + p.bytes, 0));
+      for (const name of names) {
+        say(`| ${visit} | ${name} | ${mb(med(vs, (v) => bytesOf(v, name, "jsUsed")))} | ${mb(med(vs, (v) => bytesOf(v, name, "arrayBuffers")))} | ` +
+          `${mb(med(vs, (v) => bytesOf(v, name, "wasm")))} | ${mb(med(vs, (v) => total(v, name)))} | ${mb(rss)} |`);
+      }
+      say(`| ${visit} | all workers | | | | ${mb(med(vs, (v) => names.reduce((a, n) => a + total(v, n), 0)))} | |`);
+    }
+    say();
   }
   const firstModes = [...new Set(r.visits.filter((v) => v.side === "lectern").map((v) => `${v.visit}: ${v.firstMode}`))];
   if (firstModes.length) say(`Retrieval behind Lectern's first cited answer: ${firstModes.join(", ")}.`);

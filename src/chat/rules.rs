@@ -59,6 +59,8 @@ pub struct Messages {
     pub offline_pending: &'static str,
     /// The actions that need the network ([`Action::needs_network`]): offline they wait.
     pub network_actions: Vec<Action>,
+    /// The actions with which an answer offers Retry ([`Action::offers_retry`]).
+    pub retry_actions: Vec<Action>,
 }
 
 /// The rules, as the core applies them.
@@ -80,6 +82,7 @@ pub fn rules() -> ChatRules {
             offline: OFFLINE.message,
             offline_pending: OFFLINE.suggestion,
             network_actions: Action::ALL.into_iter().filter(|a| a.needs_network()).collect(),
+            retry_actions: Action::ALL.into_iter().filter(|a| a.offers_retry()).collect(),
         },
         defaults: ChatConfig::default(),
     }
@@ -98,6 +101,8 @@ mod tests {
         assert_eq!(rules["messages"]["slow"], SLOW_MESSAGE);
         assert_eq!(rules["messages"]["offlinePending"], OFFLINE.suggestion);
         assert_eq!(rules["messages"]["networkActions"], serde_json::json!(["retry", "reload"]));
+        assert!(!rules["messages"]["retryActions"].as_array().is_some_and(|a| a.contains(&"come_back_later".into())));
+        assert_eq!(rules["messages"]["retryActions"][0], "retry");
         assert_eq!(rules["defaults"]["storageKey"], "lectern:conversation:v1");
     }
 }

@@ -249,6 +249,7 @@ export default function LecternPanel({ open, onClose, config, request, docsPage 
         welcomeBlocked={welcomeBlocked}
         selection={selection}
         texts={runtime?.texts}
+        retryActions={runtime?.retryActions}
         feedback={feedback}
         offline={!online}
         offlinePending={config.messages.offlinePending}

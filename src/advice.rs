@@ -28,19 +28,35 @@ pub enum Action {
     Rephrase,
     /// Wait a moment, then send again.
     Wait,
+    /// Come back later (tomorrow): a daily limit refuses the question until it resets, so
+    /// there is nothing to press — asking again now is refused the same way.
+    ComeBackLater,
     /// Nothing to do (the reader replaced the question).
     None,
 }
 
 impl Action {
     /// Every action (the rules list those that need the network from it).
-    pub const ALL: [Action; 6] =
-        [Action::Retry, Action::Reload, Action::ContactSite, Action::Rephrase, Action::Wait, Action::None];
+    pub const ALL: [Action; 7] = [
+        Action::Retry,
+        Action::Reload,
+        Action::ContactSite,
+        Action::Rephrase,
+        Action::Wait,
+        Action::ComeBackLater,
+        Action::None,
+    ];
 
     /// Whether the action needs the network: offline, the panel says it will be done when
     /// the browser is back online instead ([`OFFLINE`]).
     pub fn needs_network(self) -> bool {
         matches!(self, Action::Retry | Action::Reload)
+    }
+
+    /// Whether an answer that carries this action offers to ask its question again (the
+    /// panel's Retry): not while a daily limit stands, which would refuse it again.
+    pub fn offers_retry(self) -> bool {
+        self != Action::ComeBackLater
     }
 }
 
@@ -182,14 +198,14 @@ pub const TABLE: &[Row] = &[
         Some("SITE_BUDGET_EXHAUSTED"),
         "This site's assistant has reached its limit for today; come back tomorrow.",
         LIMIT_MEANWHILE,
-        Action::Wait,
+        Action::ComeBackLater,
     ),
     row(
         "LLM_UNAVAILABLE",
         Some("DAILY_QUOTA"),
         "You have reached today's limit of questions to this site's assistant; come back tomorrow.",
         LIMIT_MEANWHILE,
-        Action::Wait,
+        Action::ComeBackLater,
     ),
     row(
         "LLM_UNAVAILABLE",
@@ -373,6 +389,12 @@ mod tests {
         // Offline, only what needs the network gives way.
         assert!(Action::Retry.needs_network() && Action::Reload.needs_network());
         assert!(!Action::ContactSite.needs_network() && !Action::Rephrase.needs_network());
+        // A daily limit offers no Retry; the per-minute limit and the rest do.
+        assert_eq!(action("LLM_UNAVAILABLE", Some("DAILY_QUOTA")), Action::ComeBackLater);
+        assert_eq!(action("LLM_UNAVAILABLE", Some("SITE_BUDGET_EXHAUSTED")), Action::ComeBackLater);
+        assert!(!Action::ComeBackLater.offers_retry());
+        assert!(Action::ALL.into_iter().filter(|a| !a.offers_retry()).eq([Action::ComeBackLater]));
+        assert!(action("LLM_UNAVAILABLE", Some("RATE_LIMITED")).offers_retry());
     }
 
     #[test]

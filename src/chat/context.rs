@@ -232,6 +232,7 @@ fn source(chunk: &RetrievedChunk, url: &str, heading_path: &[String], n: usize, 
             heading_path: heading_path.to_vec(),
             unread,
             passage: Vec::new(),
+            link: String::new(),
         },
         text: String::new(),
     }

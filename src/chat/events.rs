@@ -181,6 +181,7 @@ mod tests {
             heading_path: vec!["Chapter".into(), "Section".into()],
             unread: false,
             passage: Vec::new(),
+            link: String::new(),
         }
     }
 

@@ -40,7 +40,10 @@ pub use extractive::extractive_answer;
 pub use ids::{iso8601, uuid_v4};
 pub use outcome::{Conclusion, Outcome};
 pub use page::PageContext;
-pub use passage::{passage, MAX_PASSAGE_CHARS, MAX_PASSAGE_SENTENCES};
+pub use passage::{
+    passage, passage_link, MAX_PASSAGE_CHARS, MAX_PASSAGE_SENTENCES, PASSAGE_LINK_JOINER, PASSAGE_LINK_SEPARATOR,
+    PASSAGE_LINK_WORDS, PASSAGE_PARAM,
+};
 pub use persona::Persona;
 pub use plan::{
     finish_answer, notes_for, plan, refusal_message, Ask, AskRequest, FailedPart, Plan, Retrieval, RetrievalFailure,

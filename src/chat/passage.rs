@@ -9,6 +9,10 @@
 //! [`MAX_PASSAGE_SENTENCES`] sentences that holds the most distinct question terms (ties: the
 //! shorter run, then the earlier). With no shared term, the window's first whole sentence
 //! stands for it; without a window there is no passage (the citation lands on the heading).
+//!
+//! The citation's link names its passage too ([`passage_link`]), so that the same address,
+//! copied or opened in another browser, highlights it: the passage's first and last few
+//! words, in a query parameter the page reads once and removes (the widget's passage.js).
 
 use super::extractive::prose_sentences;
 use crate::lexical::tokenize;
@@ -22,6 +26,18 @@ pub const MAX_PASSAGE_SENTENCES: usize = 3;
 /// one sentence): what a reader takes in at a glance, and what a stored answer can afford
 /// for each of its five sources.
 pub const MAX_PASSAGE_CHARS: usize = 600;
+
+/// The query parameter a citation's link names its passage in (`?passage=`): beside the
+/// section's `#anchor`, which it leaves to the router, so a browser without the widget still
+/// lands on the heading.
+pub const PASSAGE_PARAM: &str = "passage";
+/// Words of the passage's start, and of its end, that the link names: enough to find the
+/// passage within its section (the page searches only there), few enough for a short link.
+pub const PASSAGE_LINK_WORDS: usize = 5;
+/// Between the start's words and the end's in the parameter.
+pub const PASSAGE_LINK_SEPARATOR: char = '~';
+/// Between two words in the parameter.
+pub const PASSAGE_LINK_JOINER: char = '-';
 
 /// The sentences of `text` (a section's clean text) to highlight for `question`, in text order,
 /// each exactly as it stands in the text (blank runs aside); empty when nothing stands out.
@@ -68,6 +84,51 @@ pub fn passage(question: &str, text: &str, window: Option<Range<usize>>) -> Vec<
         }
         None => Vec::new(),
     }
+}
+
+/// The address a citation to `url` opens: `url` with its passage named in [`PASSAGE_PARAM`]
+/// (before the `#anchor`), as `start~end` — the passage's first and last
+/// [`PASSAGE_LINK_WORDS`] words (runs of letters and digits), lower-cased, joined by `-` — or
+/// `start` alone when the passage is no longer than both; `url` itself without a passage.
+/// The page matches it on letters and digits only, and takes a value of any other shape for
+/// none.
+pub fn passage_link(url: &str, sentences: &[String]) -> String {
+    let words: Vec<String> = sentences
+        .iter()
+        .flat_map(|s| s.split(|c: char| !c.is_alphanumeric()))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    if words.is_empty() {
+        return url.to_string();
+    }
+    let joiner = PASSAGE_LINK_JOINER.to_string();
+    let value = if words.len() <= 2 * PASSAGE_LINK_WORDS {
+        words.join(&joiner)
+    } else {
+        let (start, end) = (&words[..PASSAGE_LINK_WORDS], &words[words.len() - PASSAGE_LINK_WORDS..]);
+        format!("{}{PASSAGE_LINK_SEPARATOR}{}", start.join(&joiner), end.join(&joiner))
+    };
+    let (base, anchor) = match url.find('#') {
+        Some(at) => url.split_at(at),
+        None => (url, ""),
+    };
+    let joiner = if base.contains('?') { '&' } else { '?' };
+    format!("{base}{joiner}{PASSAGE_PARAM}={}{anchor}", encode_query_value(&value))
+}
+
+/// `value` as a query parameter's value: unreserved ASCII as it is, every other byte of its
+/// UTF-8 as `%XX`.
+fn encode_query_value(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for byte in value.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -149,5 +210,23 @@ mod tests {
             passage("source the setup file", text, None),
             ["Source the ROS 2 setup file before you run a node."]
         );
+    }
+
+    #[test]
+    fn the_link_names_the_passages_first_and_last_words_before_the_anchor() {
+        let sentences: Vec<String> =
+            passage("What does transient local durability keep for late subscribers?", SECTION, None);
+        assert_eq!(
+            passage_link("https://docs.example.org/docs/qos/#durability", &sentences),
+            "https://docs.example.org/docs/qos/?passage=durability-decides-what-a-late~for-subscribers-that-join-later#durability"
+        );
+        // A short passage: all its words; a URL with a query keeps it; none: the URL itself.
+        let short = vec!["Volatile durability keeps nothing.".to_string()];
+        assert_eq!(passage_link("/docs/qos?v=2", &short), "/docs/qos?v=2&passage=volatile-durability-keeps-nothing");
+        assert_eq!(passage_link("/docs/qos#x", &[]), "/docs/qos#x");
+        assert_eq!(passage_link("/docs/qos#x", &["```".to_string()]), "/docs/qos#x");
+        // Letters beyond ASCII are percent-encoded (UTF-8), punctuation is dropped.
+        let accented = vec!["Die Größe (in Bytes) zählt.".to_string()];
+        assert_eq!(passage_link("/de/#a", &accented), "/de/?passage=die-gr%C3%B6%C3%9Fe-in-bytes-z%C3%A4hlt#a");
     }
 }

@@ -10,7 +10,7 @@ use super::degraded::{links_answer, notes, AnswerNote};
 use super::error::ChatError;
 use super::extractive::extractive_answer;
 use super::page::PageContext;
-use super::passage::passage;
+use super::passage::{passage, passage_link};
 use super::persona::Persona;
 use super::prompt::{build_prompt, request_body, ChatTurn};
 use super::site_name::SiteName;
@@ -240,6 +240,7 @@ pub fn plan(ask: &Ask, retrieval: &Retrieval, history: &[&Message], config: &Cha
     // What following each citation highlights on its page: from the passages the LLM read.
     for source in &mut numbered {
         source.reference.passage = passage(&ask.question, &source.text, None);
+        source.reference.link = passage_link(&source.reference.url, &source.reference.passage);
     }
     let sources: Vec<SourceReference> = numbered.iter().map(|s| s.reference.clone()).collect();
     let readable: Vec<NumberedSource> = numbered.iter().filter(|s| !s.reference.unread).cloned().collect();
@@ -362,6 +363,7 @@ mod tests {
         assert_eq!((sources.len(), confidence), (1, Confidence::Medium));
         // Each source names the passage that following it highlights.
         assert_eq!(sources[0].passage, ["Nodes discover each other through DDS."]);
+        assert!(sources[0].link.contains("passage=nodes-discover-each-other-through-dds"), "{}", sources[0].link);
         assert!(turns[1].content.contains("[1] Chapter › Section a"));
         assert!(excerpts.contains("[1]"));
         let extract = plan(&ask(Mode::Global, None), &r, &[], &ChatConfig::default(), &site);

@@ -3,6 +3,7 @@
 //! texts, and every option's default. The wasm facade hands them to JS as they are.
 
 use super::config::ChatConfig;
+use super::passage::{MAX_PASSAGE_CHARS, PASSAGE_LINK_JOINER, PASSAGE_LINK_SEPARATOR, PASSAGE_PARAM};
 use super::persona::Persona;
 use super::plan::{EMPTY_ANSWER_MESSAGE, REFUSAL_SUGGESTION, SLOW_MESSAGE};
 use crate::advice::{Action, OFFLINE};
@@ -17,6 +18,8 @@ pub struct ChatRules {
     pub personas: Vec<PersonaInfo>,
     pub limits: Limits,
     pub messages: Messages,
+    #[serde(rename = "passageLink")]
+    pub passage_link: PassageLink,
     /// Every option's default.
     pub defaults: ChatConfig,
 }
@@ -59,6 +62,24 @@ pub struct Messages {
     pub offline_pending: &'static str,
     /// The actions that need the network ([`Action::needs_network`]): offline they wait.
     pub network_actions: Vec<Action>,
+    /// The actions with which an answer offers Retry ([`Action::offers_retry`]).
+    pub retry_actions: Vec<Action>,
+}
+
+/// How a citation's link names its passage (`passage_link`), for the page that reads it:
+/// the query parameter, what separates the passage's start from its end and what joins the
+/// words (a value with any other character names nothing), and how far apart the start and
+/// the end may be found (letters and digits), beyond which the link names nothing there.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct PassageLink {
+    pub param: &'static str,
+    #[cfg_attr(feature = "typescript", ts(as = "String"))]
+    pub separator: char,
+    #[cfg_attr(feature = "typescript", ts(as = "String"))]
+    pub joiner: char,
+    pub max_chars: usize,
 }
 
 /// The rules, as the core applies them.
@@ -80,6 +101,13 @@ pub fn rules() -> ChatRules {
             offline: OFFLINE.message,
             offline_pending: OFFLINE.suggestion,
             network_actions: Action::ALL.into_iter().filter(|a| a.needs_network()).collect(),
+            retry_actions: Action::ALL.into_iter().filter(|a| a.offers_retry()).collect(),
+        },
+        passage_link: PassageLink {
+            param: PASSAGE_PARAM,
+            separator: PASSAGE_LINK_SEPARATOR,
+            joiner: PASSAGE_LINK_JOINER,
+            max_chars: MAX_PASSAGE_CHARS,
         },
         defaults: ChatConfig::default(),
     }
@@ -98,6 +126,12 @@ mod tests {
         assert_eq!(rules["messages"]["slow"], SLOW_MESSAGE);
         assert_eq!(rules["messages"]["offlinePending"], OFFLINE.suggestion);
         assert_eq!(rules["messages"]["networkActions"], serde_json::json!(["retry", "reload"]));
+        assert!(!rules["messages"]["retryActions"].as_array().is_some_and(|a| a.contains(&"come_back_later".into())));
+        assert_eq!(rules["messages"]["retryActions"][0], "retry");
+        assert_eq!(
+            rules["passageLink"],
+            serde_json::json!({"param": "passage", "separator": "~", "joiner": "-", "maxChars": 600})
+        );
         assert_eq!(rules["defaults"]["storageKey"], "lectern:conversation:v1");
     }
 }

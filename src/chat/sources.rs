@@ -69,6 +69,12 @@ pub struct SourceReference {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "typescript", ts(as = "Option<Vec<String>>", optional))]
     pub passage: Vec<String>,
+    /// The address following the citation opens: `url` with its passage named in it
+    /// (`passage_link`), so that a copied or shared link highlights it too. Absent when there
+    /// is no passage (then `url`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "typescript", ts(as = "Option<String>", optional))]
+    pub link: String,
 }
 
 fn is_false(value: &bool) -> bool {
@@ -149,6 +155,7 @@ pub fn number_sources(chunks: &[RetrievedChunk], site: &SiteOrigins) -> Vec<Numb
                 heading_path: chunk.heading_path.clone(),
                 unread: text.is_empty(),
                 passage: Vec::new(),
+                link: String::new(),
             },
             text: text.to_string(),
         });

@@ -60,7 +60,8 @@ test("a question gets a streamed answer with [n] citations; a citation lands on 
   const target = cites[index].href;
   t.diagnostic(`following citation [${cites[index].n}] to ${target}`);
   await answer.locator(".lectern-markdown a.lectern-cite").nth(index).click();
-  await page.waitForFunction((href) => location.pathname + location.hash === href, target);
+  // The citation's link names its passage (?passage=), which the page takes out of the address.
+  await page.waitForFunction((href) => location.pathname + location.hash === href, target.replace(/\?[^#]*/, ""));
   const anchor = decodeURIComponent(new URL(target, env.site.origin).hash.slice(1));
   await page.waitForFunction((id) => {
     const el = id ? document.getElementById(id) : document.querySelector("article h1");

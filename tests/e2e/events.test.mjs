@@ -100,7 +100,9 @@ test("the chat's events: each once, typed, with the question text (opted in), to
   assert.equal(answer.answerKind, "llm");
   assert.ok(answer.messageId);
   const shown = await page.locator(".lectern-message--assistant").last().locator(".lectern-sources__link").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
-  assert.deepEqual(answer.sources.map((s) => new URL(s.url, "http://x").pathname + new URL(s.url, "http://x").hash), shown, "the sources, as listed");
+  // The events name each section by its URL; a source's link also names its passage (?passage=).
+  const section = (href) => new URL(href, "http://x").pathname + new URL(href, "http://x").hash;
+  assert.deepEqual(answer.sources.map((s) => section(s.url)), shown.map(section), "the sources, as listed");
   assert.ok(answer.sources.every((s) => s.title.length > 0));
 
   // Feedback: helpful, then not helpful, then why (the last counts).
@@ -233,6 +235,40 @@ test("the search box: one event per settled query, not per keystroke, and one pe
   const analytics = await seen.analytics();
   for (const to of ["gtag", "plausible", "umami"]) {
     assert.deepEqual(analytics.filter((c) => c.to === to).map((c) => (to === "gtag" ? c.args[1] : c.args[0])), ["lectern_search", "lectern_search_click"], to);
+  }
+});
+
+test("the /search page: the same events as the box, once each — the settled query, and the result followed with its rank", async (t) => {
+  if (await skipUnbuilt(t)) return;
+  const { page } = await newPage(t, env);
+  const seen = await instrument(page);
+  const query = "install";
+  await page.goto(`${on.origin}/search?q=${encodeURIComponent(query)}`);
+  await page.waitForSelector(".lectern-search-page .lectern-result", { timeout: 60000 });
+  await page.waitForFunction(() => window.__usage.some((e) => e.kind === "search"), null, { timeout: 5000 });
+  // Typing more settles one more query, not one per keystroke.
+  const more = `${query} the planner`;
+  await page.locator(".lectern-search-page__input").focus();
+  await page.keyboard.press("End");
+  await page.keyboard.type(" the planner", { delay: 60 });
+  await page.waitForFunction((q) => window.__usage.some((e) => e.kind === "search" && e.query === q), more, { timeout: 10000 });
+  const rows = await page.locator(".lectern-search-page a.lectern-result").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+  assert.ok(rows.length > 1, `rows: ${rows}`);
+  await page.locator(".lectern-search-page a.lectern-result").nth(1).click();
+  await page.waitForFunction(() => window.__usage.some((e) => e.kind === "search_click"));
+  await page.waitForTimeout(1500); // nothing more comes once the page is left
+  const events = await seen.usage();
+  assert.deepEqual(events.map((e) => e.kind), ["search", "search", "search_click"]);
+  const [first, second, click] = events;
+  assert.deepEqual([first.query, second.query, click.query], [query, more, more]);
+  assert.ok(first.results > 1 && second.results > 0, `${first.results}, ${second.results} results`);
+  assert.equal(click.rank, 2);
+  assert.equal(click.url, rows[1]);
+  assert.match(click.page, /^\/search\/?$/);
+  assert.deepEqual(seen.hooked.map((e) => e.kind), ["search", "search", "search_click"]);
+  const analytics = await seen.analytics();
+  for (const to of ["gtag", "plausible", "umami"]) {
+    assert.deepEqual(analytics.filter((c) => c.to === to).map((c) => (to === "gtag" ? c.args[1] : c.args[0])), ["lectern_search", "lectern_search", "lectern_search_click"], to);
   }
 });
 

@@ -35,7 +35,7 @@ test("keyboard only: Ctrl+I opens, Enter asks, Tab reaches the citations, Esc cl
   await screenshot(page, "30-keyboard-focus-citation");
   const href = await page.evaluate(() => document.activeElement.getAttribute("href"));
   await page.keyboard.press("Enter");
-  await page.waitForFunction((h) => location.pathname + location.hash === h, href);
+  await page.waitForFunction((h) => location.pathname + location.hash === h, href.replace(/\?[^#]*/, "")); // ?passage= is read and taken out
 
   // Esc closes; the focus goes back to the launcher.
   await page.locator(".lectern-panel textarea").focus();
@@ -107,7 +107,8 @@ test("375 px: launcher, full-screen sheet, and a citation that closes it to show
   const cite = page.locator(".lectern-message--assistant .lectern-markdown a.lectern-cite").first();
   const href = await cite.getAttribute("href");
   await cite.tap();
-  await page.waitForFunction((h) => location.pathname + location.hash === h, href);
+  // Its passage's name (?passage=) is taken out of the address once read.
+  await page.waitForFunction((h) => location.pathname + location.hash === h, href.replace(/\?[^#]*/, ""));
   await page.waitForSelector(".lectern-panel", { state: "hidden" });
   await screenshot(page, "35-mobile-section");
 });

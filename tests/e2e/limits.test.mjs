@@ -7,7 +7,8 @@
 //     carries the stand-in's token, which the proxy verifies; a refused token is replaced by
 //     a fresh one once, and a second refusal is told (with the excerpts as the answer);
 //   - the daily quota and the site's token budget: their own words, when to come back, and
-//     the excerpts;
+//     the excerpts, with no Retry (the core's advice: asking again today is refused the same
+//     way); the per-minute limit still offers it;
 //   - a second question within the core's 2 seconds waits its turn with a countdown, then is
 //     answered (the example site, no proxy).
 // Screenshots: light, dark and 390 px of the limit message and of the countdown.
@@ -77,6 +78,8 @@ function needsSite(t) {
 const lastNote = (page) => page.locator(".lectern-panel .lectern-notice span").allInnerTexts().then((t) => t.join(" "));
 /** Whether the last answer failed (an error instead of an answer). */
 const failed = (page) => page.locator(".lectern-message--assistant").last().locator(".lectern-error").count();
+/** How many Retry buttons the last answer offers. */
+const retries = (page) => page.locator(".lectern-message--assistant").last().getByRole("button", { name: "Retry" }).count();
 const lastKind = (page) => page.locator(".lectern-message--assistant").last().locator(".lectern-badge").allInnerTexts().then((t) => t.join(" "));
 
 test("Turnstile passes: the script loads with the panel, the first question carries its token, the proxy verifies it once", async (t) => {
@@ -152,6 +155,7 @@ test("the daily quota and the site's budget: their own words, when to come back,
   assert.match(await lastKind(page), /Excerpts/);
   assert.ok((await page.locator(".lectern-message--assistant").last().locator(".lectern-sources, .lectern-source").count()) > 0 || (await page.locator(".lectern-message--assistant").last().innerText()).length > 200, "the excerpts are there");
   assert.equal(env.llm.requests().length, 1, "only the first question reached the LLM");
+  assert.equal(await retries(page), 0, "no Retry: today's limit would refuse it again");
   await screenshot(page, "80-limit-daily-quota");
 
   // The site's token budget, spent before the first question: the same, in its words.
@@ -168,9 +172,25 @@ test("the daily quota and the site's budget: their own words, when to come back,
     const told = await lastNote(p);
     assert.match(told, /^This site's assistant has reached its limit for today; come back in about \d+ (hours|minutes)\. Meanwhile, answers quote the site itself\.$/, name);
     assert.match(await lastKind(p), /Excerpts/);
+    assert.equal(await retries(p), 0, `${name}: no Retry under the site's daily budget`);
     await screenshot(p, `81-limit-site-budget-${name}`);
     assert.equal(env.llm.requests().length, 0, "the LLM was never asked");
   }
+});
+
+test("the per-minute limit is told with the excerpts and still offers Retry", async (t) => {
+  if (needsSite(t)) return;
+  useProxy({ RATE_LIMIT_PER_MINUTE: "1" }, { secret: PASS_SECRET });
+  const { page } = await newPage(t, env);
+  await openDocs(page, env, PAGE, site);
+  await openPanel(page);
+  await ask(page, QUESTION);
+  assert.equal((await failed(page)) + (await lastNote(page)).length, 0);
+  await page.waitForTimeout(2100);
+  await ask(page, SECOND);
+  assert.match(await lastNote(page), /^You have asked this site's assistant many questions in the last minute; try again in/);
+  assert.match(await lastKind(page), /Excerpts/);
+  assert.equal(await retries(page), 1, "Retry: the minute passes");
 });
 
 test("a second question within 2 seconds waits its turn with a countdown, then is answered (light, dark, 390 px)", async (t) => {

@@ -140,6 +140,10 @@ export interface ClientOptions {
   /** The core's texts for being offline (src/advice.rs OFFLINE): the status line, and what
    * replaces an action that needs the network — one of `networkActions` (Action::needs_network). */
   messages: { offline: string; offlinePending: string; networkActions: string[] };
+  /** How a citation's link names its passage (the core's `passage_link`): the query
+   * parameter, the separator of the passage's start and end, what joins their words, the
+   * most letters and digits from the start to the end. */
+  passageLink: { param: string; separator: string; joiner: string; maxChars: number };
   personas: PersonaOption[];
   defaultPersona: PersonaOption;
   starterQuestions: string[];

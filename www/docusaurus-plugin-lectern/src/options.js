@@ -267,7 +267,7 @@ function validateOptions({ options }) {
  * error is the one the browser would raise, prefixed with the plugin's name — and the
  * personas, which must be the core's. A misspelt option of the plugin's own is named with
  * the core's "did you mean". Returns the options with the personas and the core's length
- * limits and the texts the panel says offline filled in.
+ * limits, the texts the panel says offline and the rule of a citation's passage link filled in.
  */
 function applyCoreRules(options, { validateConfig, didYouMean, rules }) {
   try {
@@ -298,7 +298,7 @@ function applyCoreRules(options, { validateConfig, didYouMean, rules }) {
   if (!personas.includes(options.defaultPersona)) {
     throw new OptionsError(`"defaultPersona" ${show(options.defaultPersona)} is not one of "personas" (${personas.join(", ")}).`);
   }
-  return { ...options, personas, limits: rules.limits, messages: { offline: rules.messages.offline, offlinePending: rules.messages.offlinePending, networkActions: rules.messages.networkActions } };
+  return { ...options, personas, limits: rules.limits, messages: { offline: rules.messages.offline, offlinePending: rules.messages.offlinePending, networkActions: rules.messages.networkActions }, passageLink: rules.passageLink };
 }
 
 /**
@@ -315,6 +315,8 @@ function clientOptions(options, { bundleUrl, runtimeUrl, searchPageUrl = null },
     chat: options.chat,
     limits: options.limits,
     messages: options.messages,
+    // How a citation's link names its passage: the widget reads it on arrival.
+    passageLink: options.passageLink,
     personas: options.personas,
     defaultPersona: options.defaultPersona,
     starterQuestions: options.starterQuestions,

@@ -6,7 +6,7 @@ import React, { useMemo, useState } from 'react';
 import { parseMarkdown } from './markdown.mjs';
 import { strings, format } from './strings';
 import { copyText } from './clipboard';
-import { SiteLink, isSiteLink, sourceTitle } from './links';
+import { SiteLink, isSiteLink, sourceHref, sourceTitle } from './links';
 
 function Citation({ numbers, raw, ctx }) {
   const found = numbers.map((n) => ctx.sources.find((s) => s.n === n));
@@ -15,7 +15,7 @@ function Citation({ numbers, raw, ctx }) {
     <span className="lectern-cites">
       {numbers.map((n, i) =>
         found[i] ? (
-          <SiteLink key={n} href={found[i].url} className="lectern-cite" aria-label={format.source(n, sourceTitle(found[i]))} title={sourceTitle(found[i])} passage={found[i].passage} onNavigate={() => {
+          <SiteLink key={n} href={sourceHref(found[i])} className="lectern-cite" aria-label={format.source(n, sourceTitle(found[i]))} title={sourceTitle(found[i])} onNavigate={() => {
               ctx.onCite?.(n);
               ctx.onNavigate?.();
             }}>

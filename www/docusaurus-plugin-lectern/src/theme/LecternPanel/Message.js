@@ -6,7 +6,7 @@
 // helpful / not helpful (with a reason), and retry after an error, a stop or a partial answer.
 import React, { useEffect, useRef, useState } from 'react';
 import Markdown from '@theme/LecternPanel/Markdown';
-import { SiteLink, sourceTitle } from './links';
+import { SiteLink, sourceHref, sourceTitle } from './links';
 import { strings, format } from './strings';
 import { copyText } from './clipboard';
 import { Icon } from './icons';
@@ -44,8 +44,7 @@ function Sources({ sources, onNavigate, onCite }) {
         {sources.map((source) => (
           <li key={source.n} value={source.n} data-lectern-unread={source.unread ? '' : undefined}>
             <SiteLink
-              href={source.url}
-              passage={source.passage}
+              href={sourceHref(source)}
               onNavigate={() => {
                 onCite?.(source.n);
                 onNavigate?.();

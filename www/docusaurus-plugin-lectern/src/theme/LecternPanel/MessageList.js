@@ -71,7 +71,8 @@ function Welcome({ config, selection, onAsk, onAskPage, disabled, reason }) {
  * Props: open, config, messages (the stored messages to show), live (the question and answer
  * being streamed, or null), busy, welcomeBlocked (why the welcome's questions cannot be asked
  * now, which the reader should know: the words' id and text; or null), selection, texts (the
- * chat layer's fixed texts), feedback (message id → rating), offline (the browser is offline)
+ * chat layer's fixed texts), retryActions (the core's actions with which an answer offers
+ * Retry — not a daily limit's; before the runtime is there, every one), feedback (message id → rating), offline (the browser is offline)
  * offlinePending and networkActions (the core's words for an action that waits for the
  * network, and which actions do), pending (the
  * last answer will be asked again once back online), followUps (the questions suggested under
@@ -92,6 +93,7 @@ function Welcome({ config, selection, onAsk, onAskPage, disabled, reason }) {
  *   networkActions: readonly string[],
  *   pending: boolean,
  *   texts?: {refusalSuggestion?: string, slow?: string},
+ *   retryActions?: readonly string[],
  *   feedback: Record<string, 'up' | 'down'>,
  *   followUps?: {messageId: string, items: import('lectern/chat').FollowUp[]} | null,
  *   onFollowUp?: (question: string) => void,
@@ -105,7 +107,7 @@ function Welcome({ config, selection, onAsk, onAskPage, disabled, reason }) {
  *   onAskAgain?: (question: import('lectern/chat').Message) => void,
  * }} props
  */
-export default function MessageList({ open, config, messages, live, busy, welcomeBlocked, selection, texts, feedback, offline, offlinePending, networkActions, pending, followUps = null, onFollowUp, onRate, onAsk, onAskPage = null, onRetry, onNavigate, onCite, semanticReady = false, onAskAgain }) {
+export default function MessageList({ open, config, messages, live, busy, welcomeBlocked, selection, texts, retryActions, feedback, offline, offlinePending, networkActions, pending, followUps = null, onFollowUp, onRate, onAsk, onAskPage = null, onRetry, onNavigate, onCite, semanticReady = false, onAskAgain }) {
   const s = strings();
   const list = useRef(/** @type {HTMLDivElement | null} */ (null));
   const stick = useRef(true);
@@ -155,7 +157,7 @@ export default function MessageList({ open, config, messages, live, busy, welcom
           onCopy={() => emit('copy', { messageId: m.id, answer: m.content })}
           link={shareLink(messages[i - 1])}
           onRetry={onRetry}
-          canRetry={!busy && i === messages.length - 1}
+          canRetry={!busy && i === messages.length - 1 && (!m.error?.action || !retryActions || retryActions.includes(m.error.action))}
           onAskAgain={semanticReady && onAskAgain && !busy && i === messages.length - 1 && isProvisional(m) && messages[i - 1]?.role === 'user' ? () => onAskAgain(messages[i - 1]) : null}
           offline={offline}
           offlinePending={offlinePending}

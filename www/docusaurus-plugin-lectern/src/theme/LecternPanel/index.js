@@ -54,7 +54,7 @@ function waitsForNetwork(message, /** @type {readonly string[]} */ networkAction
  * docsPage (the panel is on a docs page: it offers "Ask about this page").
  * @param {import('@theme/LecternPanel').Props} props
  */
-// For the widget: a page opened from a citation in a new tab highlights its passage.
+// For the widget: a page whose address names a citation's passage highlights it.
 export { followPassage } from './passage';
 
 export default function LecternPanel({ open, onClose, config, request, docsPage = false }) {
@@ -260,6 +260,7 @@ export default function LecternPanel({ open, onClose, config, request, docsPage 
         welcomeBlocked={welcomeBlocked}
         selection={selection}
         texts={runtime?.texts}
+        retryActions={runtime?.retryActions}
         feedback={feedback}
         offline={!online}
         offlinePending={config.messages.offlinePending}

@@ -2,7 +2,6 @@
 // stays open on wide screens) or elsewhere (a new tab, without referrer or opener).
 import React from 'react';
 import Link from '@docusaurus/Link';
-import { followPassage, rememberPassage } from './passage';
 
 /** The answer's link policy: a link in an LLM's answer is a link only when it leads to this
  * site (its pages, the cited sections); any other URL is shown as text, never one click away,
@@ -19,26 +18,24 @@ function isSameOrigin(href) {
   }
 }
 
+/** Where a citation of `source` leads: its link, which names the passage the answer drew on
+ * (the page highlights it, passage.js), else (no passage, or an answer stored before links
+ * had one) its section. */
+export function sourceHref(source) {
+  return source.link || source.url;
+}
+
 /** The source's name as the core gave it (an answer stored before sources had one: its page). */
 export function sourceTitle(source) {
   return source.title || source.chapter_title || source.url;
 }
 
-/** A link to a page of this site (client-side navigation) or elsewhere (new tab). A
- * citation's `passage` (its sentences, SourceReference.passage) is highlighted on the page it
- * opens, in this tab or a new one (a Ctrl/⌘- or middle-click). */
-export function SiteLink({ href, onNavigate, passage = undefined, children, ...rest }) {
+/** A link to a page of this site (client-side navigation) or elsewhere (new tab). */
+export function SiteLink({ href, onNavigate, children, ...rest }) {
   if (isSameOrigin(href)) {
     const url = new URL(href, window.location.href);
-    const follow = (event) => {
-      rememberPassage(href, passage);
-      if (event.type !== 'click') return;
-      // In this tab (not a new one): highlight once the router has shown the section.
-      if (event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey) followPassage();
-      onNavigate?.(event);
-    };
     return (
-      <Link to={url.pathname + url.search + url.hash} autoAddBaseUrl={false} onClick={follow} onAuxClick={follow} {...rest}>
+      <Link to={url.pathname + url.search + url.hash} autoAddBaseUrl={false} onClick={onNavigate} {...rest}>
         {children}
       </Link>
     );

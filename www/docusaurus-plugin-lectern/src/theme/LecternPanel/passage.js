@@ -1,21 +1,25 @@
 // A citation's passage on the page it leads to. The core chose the sentences
-// (SourceReference.passage, src/chat/passage.rs); this file only hands them to the page the
-// citation opens and finds and paints them there. Part of the panel's chunk, so a docs page
-// pays nothing for it before it is used: a citation followed in this tab is drawn from here
-// once the router has shown the section (followPassage); one opened in a new tab (Ctrl/⌘- or
-// middle-click) is left in localStorage (PASSAGE_KEY), which the widget checks once when it
-// mounts and then loads this chunk for.
+// (SourceReference.passage, src/chat/passage.rs) and named them in the citation's link
+// (SourceReference.link: `?passage=start~end`, the passage's first and last words, by the
+// rule the core hands the widget as `passageLink`); this file only reads that name from the
+// address, finds it on the page and paints it. So a citation followed in this tab, opened in
+// a new one, or copied and opened in another browser highlights the same passage. Part of the
+// panel's chunk, so a docs page pays nothing for it before it is used: the widget loads it
+// only when the address names a passage (LecternWidget/index.js), on a full page load and
+// after each client-side navigation.
+//
+// The name is read once and taken out of the address bar (history.replaceState, keeping the
+// router's state): the highlight is a pointer for this arrival, not part of the page's
+// address, so a reload, a bookmark or the address copied later shows the section plain, and
+// going back does not highlight again. The link in the answer still carries it for sharing.
 //
 // The page is React's: nothing is inserted into it. The passage is painted with the CSS
-// Custom Highlight API (Range objects over the rendered text); where that is missing, or the
-// text is not found, the reader still lands on the cited heading (Docusaurus scrolls there).
-// The sentences are the Markdown's clean text, not the HTML: they are matched on letters and
-// digits only, so whitespace, punctuation, inline code and links that split a sentence
-// across elements do not matter. The highlight goes on the reader's next click or key.
-
-/** Where a followed citation leaves its passage for the page it opens. The widget checks this
- * key on every docs page, with the string written out (LecternWidget/index.js). */
-export const PASSAGE_KEY = 'lectern:passage:v1';
+// Custom Highlight API (a Range over the rendered text); where that is missing, or the words
+// are not found in the cited section (a stale link, a tampered one), nothing is painted and
+// the reader still lands on the cited heading (Docusaurus scrolls there). The words are the
+// Markdown's clean text, not the HTML: they are matched on letters and digits only, so
+// whitespace, punctuation, inline code and links that split a sentence across elements do
+// not matter. The highlight goes on the reader's next click or key.
 
 const NAME = 'lectern-passage';
 // A marker-pen background that keeps the text's own colour, readable in both themes. Added
@@ -24,74 +28,62 @@ const NAME = 'lectern-passage';
 const RULES = `::highlight(${NAME}) { background-color: rgb(255 214 10 / 45%); }
 [data-theme='dark'] ::highlight(${NAME}) { background-color: rgb(255 196 0 / 32%); }`;
 let styled = false;
-/** A passage left longer ago than this is stale (a tab opened and never looked at). */
-const FRESH_MS = 30_000;
 /** How long a followed citation waits for its section to be rendered and found. */
 const WAIT_MS = 4_000;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
-/** A citation to `href` is being followed: leave its passage for the page it opens (this tab
- * or a new one), or forget any earlier one. */
-export function rememberPassage(href, sentences) {
+/**
+ * Highlights the passage the address names, if any: takes the name out of the address bar,
+ * then tries each frame until the section shows it, the reader has gone elsewhere, or
+ * WAIT_MS have passed.
+ * @param {{param: string, separator: string, joiner: string, maxChars: number}} rule the core's passageLink
+ */
+export function followPassage(rule) {
+  const url = new URL(window.location.href);
+  const value = url.searchParams.get(rule.param);
+  if (value === null) return;
+  url.searchParams.delete(rule.param);
   try {
-    if (!sentences?.length) {
-      window.localStorage.removeItem(PASSAGE_KEY);
-      return;
-    }
-    const url = new URL(href, window.location.href);
-    window.localStorage.setItem(PASSAGE_KEY, JSON.stringify({ path: url.pathname, hash: url.hash, sentences, at: Date.now() }));
+    window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
   } catch {
-    // Storage disabled: the citation still lands on its section.
+    // A sandboxed document may refuse: the name stays in the address, harmlessly.
   }
-}
-
-/** Highlights the passage left for this page, once the page shows it: each frame until it
- * is drawn, left for another page, or WAIT_MS have passed (then it is forgotten). */
-export function followPassage() {
+  const named = parse(value, rule);
+  if (!named) return;
   const until = Date.now() + WAIT_MS;
   const step = () => {
-    const left = pending();
-    if (!left) return;
-    const here = (p) => p.replace(/\/$/, '') === window.location.pathname.replace(/\/$/, '') && left.hash === window.location.hash;
-    if (here(left.path) && draw(left.sentences, left.hash)) forget();
-    else if (Date.now() > until) {
-      if (here(left.path)) forget();
-    } else requestAnimationFrame(step);
+    if (window.location.pathname !== url.pathname || window.location.hash !== url.hash) return;
+    if (!draw(named, url.hash, rule.maxChars) && Date.now() < until) requestAnimationFrame(step);
   };
   step();
 }
 
-/** The passage left by a followed citation, if any and fresh (a stale or damaged one is
- * forgotten). */
-function pending() {
-  let left;
-  try {
-    left = JSON.parse(window.localStorage.getItem(PASSAGE_KEY) ?? 'null');
-  } catch {
-    left = undefined; // storage disabled, or a damaged entry: forgotten below
-  }
-  if (left === null) return null;
-  if (typeof left?.path === 'string' && Array.isArray(left.sentences) && Date.now() - left.at < FRESH_MS) return left;
-  forget();
-  return null;
+/** The passage's start and end (end: '' when the start is the whole passage) as letters and
+ * digits, lower-cased; null for a value the core would not have written: longer than a
+ * passage, more than two parts, or anything but words (letters and digits, as Rust's
+ * `char::is_alphanumeric`) joined by the joiner. */
+function parse(value, { separator, joiner, maxChars }) {
+  if (value.length > maxChars) return null;
+  const parts = value.split(separator);
+  const word = /^[\p{Alphabetic}\p{N}]+$/u;
+  if (parts.length > 2 || !parts.every((part) => part.split(joiner).every((w) => word.test(w)))) return null;
+  const [start, end = ''] = parts.map(letters);
+  return start ? { start, end } : null;
 }
 
-function forget() {
-  try {
-    window.localStorage.removeItem(PASSAGE_KEY);
-  } catch {
-    // Nothing to do: it goes stale.
-  }
+function letters(text) {
+  let out = '';
+  for (const c of text) if (LETTER_OR_DIGIT.test(c)) out += c.toLowerCase();
+  return out;
 }
 
-/** Highlights `sentences` in the section `hash` names; false when it is not there (yet). */
-function draw(sentences, hash) {
+/** Highlights the passage in the section `hash` names; false when it is not there (yet). */
+function draw(named, hash, maxChars) {
   const id = decodeURIComponent(hash.slice(1));
   const heading = id ? document.getElementById(id) : document.querySelector('article h1');
   if (!heading || !window.CSS?.highlights || typeof Highlight !== 'function' || !('adoptedStyleSheets' in document)) return false;
-  const text = sectionText(heading);
-  const ranges = sentences.map((s) => find(text, s)).filter(Boolean);
-  if (!ranges.length) return false;
+  const range = find(sectionText(heading), named, maxChars);
+  if (!range) return false;
   clear();
   if (!styled) {
     const sheet = new CSSStyleSheet();
@@ -99,10 +91,10 @@ function draw(sentences, hash) {
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
     styled = true;
   }
-  CSS.highlights.set(NAME, new Highlight(...ranges));
+  CSS.highlights.set(NAME, new Highlight(range));
   window.addEventListener('pointerdown', clear, true);
   window.addEventListener('keydown', clear, true);
-  reveal(heading, ranges);
+  reveal(heading, range);
   return true;
 }
 
@@ -142,28 +134,34 @@ function sectionText(heading) {
   return { chars, at };
 }
 
-/** The Range of `sentence` in the section's text, or null when it is not there. */
-function find({ chars, at }, sentence) {
-  let needle = '';
-  for (const c of sentence) if (LETTER_OR_DIGIT.test(c)) needle += c.toLowerCase();
-  const start = needle ? chars.indexOf(needle) : -1;
-  if (start < 0) return null;
-  const [first, from] = at[start];
-  const [last, to] = at[start + needle.length - 1];
+/** The Range from the passage's start to its end in the section's text: the first end after
+ * a start, from the last start before it (the tightest), no longer than `maxChars` letters and
+ * digits; null when it is not there. */
+function find({ chars, at }, { start, end }, maxChars) {
+  let from = chars.indexOf(start);
+  if (from < 0) return null;
+  const last = end ? chars.indexOf(end, from + start.length) : from;
+  if (last < 0) return null;
+  for (let later = chars.indexOf(start, from + 1); later >= 0 && later + start.length <= last; later = chars.indexOf(start, later + 1)) from = later;
+  const stop = end ? last + end.length : from + start.length;
+  if (stop - from > maxChars) return null;
+  const [first, offset] = at[from];
+  const [lastNode, to] = at[stop - 1];
   // The sentence's closing punctuation too, where it follows in the same text.
-  let end = to + 1;
-  while (end < last.nodeValue.length && /[.!?:;,)\]"'”’…]/.test(last.nodeValue[end])) end++;
+  let after = to + 1;
+  while (after < lastNode.nodeValue.length && /[.!?:;,)\]"'”’…]/.test(lastNode.nodeValue[after])) after++;
   const range = document.createRange();
-  range.setStart(first, from);
-  range.setEnd(last, end);
+  range.setStart(first, offset);
+  range.setEnd(lastNode, after);
   return range;
 }
 
 /** Keeps the heading in view with the passage under it; when both do not fit, the passage
  * a quarter down the window. Smooth unless the reader asked for reduced motion. */
-function reveal(heading, ranges) {
-  const top = Math.min(...ranges.map((r) => r.getBoundingClientRect().top)) + window.scrollY;
-  const bottom = Math.max(...ranges.map((r) => r.getBoundingClientRect().bottom)) + window.scrollY;
+function reveal(heading, range) {
+  const box = range.getBoundingClientRect();
+  const top = box.top + window.scrollY;
+  const bottom = box.bottom + window.scrollY;
   const margin = parseFloat(getComputedStyle(heading).scrollMarginTop) || 0;
   let target = heading.getBoundingClientRect().top + window.scrollY - margin;
   if (bottom - target > window.innerHeight) target = top - window.innerHeight / 4;

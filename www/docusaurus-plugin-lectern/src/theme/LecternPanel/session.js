@@ -19,6 +19,7 @@
  * @property {import('lectern/chat').LecternChat} chat
  * @property {readonly import('lectern/chat').Persona[]} personas
  * @property {{refusalSuggestion?: string, slow?: string}} texts
+ * @property {readonly string[]} retryActions the actions with which an answer offers Retry
  * @property {{question: number, selectionMin: number, selectionMax: number}} limits
  */
 /**
@@ -177,6 +178,7 @@ function createSession(config) {
         chat,
         personas: rules.personas,
         texts: { refusalSuggestion: rules.messages.refusalSuggestion, slow: rules.messages.slow },
+        retryActions: rules.messages.retryActions,
         limits: { question: rules.limits.questionMaxChars, selectionMin: rules.limits.selectionMinChars, selectionMax: rules.limits.selectionMaxChars },
       };
       set({ phase: "ready" });

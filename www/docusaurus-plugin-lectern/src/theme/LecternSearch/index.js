@@ -7,7 +7,7 @@
 // recent searches. Arrows move, Enter follows (Ctrl/⌘+Enter: a new tab), Esc closes and
 // the focus returns. Keys typed here never reach the page's own shortcuts. A query is recorded
 // as a usage event once it has settled (its results shown and unchanged for a moment, or
-// followed), not per keystroke, and so is each result followed (LecternWidget/usage.js).
+// followed), not per keystroke, and so is each result followed (useSearchUsage.js).
 import React, { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import Link from '@docusaurus/Link';
 import { useHistory } from '@docusaurus/router';
@@ -15,11 +15,11 @@ import { usePluralForm } from '@docusaurus/theme-common';
 import { getSession } from '../LecternPanel/session';
 import { requestPanel } from '../LecternWidget/host';
 import { keepKeys } from '../LecternWidget/layer';
-import { recordUsage } from '../LecternWidget/usage';
 import { searchFormat, searchStrings } from './strings';
 import { ScopeToggle, scopeFilters, useDocsScope, useDocsVersions, versionLabel } from './scope';
 import { RowContent, Highlight, VersionBadge } from './Results';
 import useTypeahead from './useTypeahead';
+import useSearchUsage from './useSearchUsage';
 import useRecentSearches from './recent';
 import { addSearchStyles } from './styles';
 
@@ -30,9 +30,6 @@ addSearchStyles();
 export function preload(config) {
   getSession(config).lectern.catch(() => {}); // the dialog shows the error when used
 }
-
-/** A query whose results have stood this long is one the reader read: recorded once. */
-const SETTLED_MS = 1200;
 
 const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 
@@ -124,28 +121,14 @@ export default function LecternSearch({ open, onClose, config }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- optionId is derived from listId, which never changes
   }, [open, current]);
 
-  // The usage events: the settled query (once per query), the result followed (its rank
-  // among the sections, from 1).
+  // The usage events (useSearchUsage.js): the settled query, the result followed (its rank
+  // among the sections, from 1: "Ask AI" is the first option).
   const count = results?.count ?? 0;
   const ready = search.status === 'ready' && results;
-  const reported = useRef('');
-  const reportSearch = useCallback(() => {
-    if (!q || !ready || reported.current === q) return;
-    reported.current = q;
-    recordUsage({ kind: 'search', query: q, results: count });
-  }, [q, ready, count]);
-  useEffect(() => {
-    if (!open || !ready) return undefined;
-    const timer = setTimeout(reportSearch, SETTLED_MS);
-    return () => clearTimeout(timer);
-  }, [open, ready, reportSearch]);
+  const { reportSearch, reportClick: reportFollowed } = useSearchUsage(q, ready ? results : null, open);
   const reportClick = useCallback(
-    (/** @type {import('lectern').TypeaheadRow} */ row) => {
-      reportSearch();
-      const rank = items.findIndex((item) => item.kind === 'row' && item.row === row);
-      recordUsage({ kind: 'search_click', query: q, url: row.url, rank });
-    },
-    [q, items, reportSearch],
+    (/** @type {import('lectern').TypeaheadRow} */ row) => reportFollowed(row.url, items.findIndex((item) => item.kind === 'row' && item.row === row)),
+    [items, reportFollowed],
   );
 
   const close = useCallback(() => {

@@ -3,7 +3,8 @@
 // button returns to it (the version by name; `instance:name` when several docs instances
 // are versioned). On a versioned site the filter starts at the version the reader was
 // reading (or the latest). Each result is a link to its section; "Ask AI" asks the
-// chat panel with the same query and scope.
+// chat panel with the same query and scope. The settled query and each result followed are
+// usage events, as in the navbar's dialog (LecternSearch/useSearchUsage.js).
 import React, { useEffect, useState } from 'react';
 import Layout from '@theme/Layout';
 import Head from '@docusaurus/Head';
@@ -17,6 +18,7 @@ import { searchFormat, searchStrings } from '../LecternSearch/strings';
 import { useDocsScope, useDocsVersions, versionLabel } from '../LecternSearch/scope';
 import { Highlight, RowContent, VersionBadge } from '../LecternSearch/Results';
 import useTypeahead from '../LecternSearch/useTypeahead';
+import useSearchUsage from '../LecternSearch/useSearchUsage';
 import { addSearchStyles } from '../LecternSearch/styles';
 import './styles.css';
 
@@ -61,6 +63,7 @@ function SearchPageContent({ pluginId }) {
   const search = useTypeahead(config, query, filters, { k: 30, semanticK: 10 });
   const q = query.trim();
   const results = search.status === 'ready' ? search.results : null;
+  const { reportClick } = useSearchUsage(q, results);
 
   // The URL follows the box and the filter (replaced, not pushed: one history entry).
   const write = (/** @type {string} */ nextQuery, /** @type {string | null} */ nextVersion) => {
@@ -78,6 +81,8 @@ function SearchPageContent({ pluginId }) {
 
   const count = results?.count ?? 0;
   const pages = results?.pages ?? [];
+  // A result's rank among the sections, in the order shown (from 1).
+  const rows = pages.flatMap((page) => page.rows);
   return (
     <main className="container margin-vert--lg lectern-search-page">
       <Head>
@@ -137,7 +142,7 @@ function SearchPageContent({ pluginId }) {
           <ul className="lectern-search-page__rows">
             {page.rows.map((row) => (
               <li key={row.index}>
-                <Link to={row.url} autoAddBaseUrl={false} className="lectern-result">
+                <Link to={row.url} autoAddBaseUrl={false} className="lectern-result" onClick={() => reportClick(row.url, rows.indexOf(row) + 1)}>
                   <RowContent row={row} />
                 </Link>
               </li>

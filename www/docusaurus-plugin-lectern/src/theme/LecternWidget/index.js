@@ -5,9 +5,11 @@
 // reader asks for it. The navbar's search box asks it for the panel through host.js; on a
 // page that is not a docs page the SearchBar mounts it itself (`fallback`: no floating
 // launcher, no selection button there). A docs page's address with `?ask=` opens the panel
-// asking that question (shared-question.js).
+// asking that question (shared-question.js); one with a citation's `?passage=` highlights
+// that passage (the panel's passage.js).
 import React, { useCallback, useEffect, useRef, useState } from 'react';
 import { usePluginData } from '@docusaurus/useGlobalData';
+import { useLocation } from '@docusaurus/router';
 import { translate } from '@docusaurus/Translate';
 import useTextSelection from './useTextSelection';
 import { emit } from './events';
@@ -144,17 +146,18 @@ export default function LecternWidget({ pluginId, fallback = false }) {
     const shared = fallback ? null : takeSharedQuestion();
     if (shared !== null) show(null, { question: shared, shared: true });
     else if (wasOpen()) show(null);
-    // A citation opened this page in a new tab and left its passage to highlight: the
-    // highlighter is in the panel's chunk, loaded only for such a page.
-    // The key is LecternPanel/passage.js's PASSAGE_KEY, written out: importing it would put
-    // that module into every page's bundle (test/passage-key.test.js checks they agree).
-    try {
-      if (window.localStorage.getItem('lectern:passage:v1')) loadPanel().then((m) => m.followPassage(), () => {});
-    } catch {
-      // Storage disabled: nothing was left.
-    }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, after hydration: show() changes with `open`, and running again on each open would send the panel a second request
   }, []);
+
+  // An address that names a citation's passage (the core's passageLink: a citation followed
+  // here, opened in a new tab, or shared), on load and after each client-side navigation: the
+  // highlighter is in the panel's chunk, loaded only for such an address. It takes the name
+  // out of the address; `location` is new on every navigation, even to the same address.
+  const location = useLocation();
+  useEffect(() => {
+    const rule = config.passageLink;
+    if (rule && new URLSearchParams(location.search).has(rule.param)) loadPanel().then((m) => m.followPassage(rule), () => {});
+  }, [location, config.passageLink]);
 
   // Ctrl/Cmd+I: opens the panel (asking about the selection, if there is one), focuses it
   // when it is open elsewhere, closes it when the focus is already inside.

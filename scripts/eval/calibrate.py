@@ -31,19 +31,22 @@ import glob
 import json
 import math
 import os
+import re
+import sys
 
-# The order of `SIGNAL_NAMES` in src/search/confidence.rs: a rule's weights follow it.
-SIGNALS = [
-    "dense_top",
-    "dense_gap",
-    "lexical_top",
-    "agreement",
-    "lexical_unknown",
-    "fused_top",
-    "fused_margin",
-    "first_in_both",
-    "lexical_margin",
-]
+# The signals in the order of `SIGNAL_NAMES` in src/search/confidence.rs, read from there (a
+# rule's weights follow that order, and the list is written once).
+def _signal_names():
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "..", "src", "search", "confidence.rs")) as f:
+        source = f.read()
+    block = re.search(r"pub const SIGNAL_NAMES: \[&str; SIGNAL_COUNT\] = \[(.*?)\];", source, re.S)
+    if not block:
+        sys.exit("calibrate: SIGNAL_NAMES not found in src/search/confidence.rs")
+    return re.findall(r'"([a-z_]+)"', block.group(1))
+
+
+SIGNALS = _signal_names()
 
 # Which signals each rule reads (the others weigh 0). Keyword-only search has no dense list.
 FEATURES = {

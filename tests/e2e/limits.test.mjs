@@ -66,6 +66,19 @@ function useProxy(vars = {}, { secret } = {}) {
   return tokens;
 }
 
+/** A reader asks QUESTION (answered, nothing refused), then SECOND past the 2-second gap: the
+ * page, the second answer shown. */
+async function askTwice(t) {
+  const { page } = await newPage(t, env);
+  await openDocs(page, env, PAGE, site);
+  await openPanel(page);
+  await ask(page, QUESTION);
+  assert.equal((await failed(page)) + (await lastNote(page)).length, 0);
+  await page.waitForTimeout(2100);
+  await ask(page, SECOND);
+  return page;
+}
+
 function needsSite(t) {
   if (!site) {
     t.skip("no protected site build (LECTERN_E2E_PROTECTED): run tests/e2e/run.sh");
@@ -143,13 +156,7 @@ test("a token refused twice is told, with the excerpts as the answer", async (t)
 test("the daily quota and the site's budget: their own words, when to come back, and the excerpts (light, dark, 390 px)", async (t) => {
   if (needsSite(t)) return;
   useProxy({ DAILY_QUOTA_PER_CLIENT: "1" }, { secret: PASS_SECRET });
-  const { page } = await newPage(t, env);
-  await openDocs(page, env, PAGE, site);
-  await openPanel(page);
-  await ask(page, QUESTION);
-  assert.equal((await failed(page)) + (await lastNote(page)).length, 0);
-  await page.waitForTimeout(2100);
-  await ask(page, SECOND);
+  const page = await askTwice(t);
   const quota = await lastNote(page);
   assert.match(quota, /^You have reached today's limit of questions to this site's assistant; come back in about \d+ (hours|minutes)\. Meanwhile, answers quote the site itself\.$/);
   assert.match(await lastKind(page), /Excerpts/);
@@ -181,13 +188,7 @@ test("the daily quota and the site's budget: their own words, when to come back,
 test("the per-minute limit is told with the excerpts and still offers Retry", async (t) => {
   if (needsSite(t)) return;
   useProxy({ RATE_LIMIT_PER_MINUTE: "1" }, { secret: PASS_SECRET });
-  const { page } = await newPage(t, env);
-  await openDocs(page, env, PAGE, site);
-  await openPanel(page);
-  await ask(page, QUESTION);
-  assert.equal((await failed(page)) + (await lastNote(page)).length, 0);
-  await page.waitForTimeout(2100);
-  await ask(page, SECOND);
+  const page = await askTwice(t);
   assert.match(await lastNote(page), /^You have asked this site's assistant many questions in the last minute; try again in/);
   assert.match(await lastKind(page), /Excerpts/);
   assert.equal(await retries(page), 1, "Retry: the minute passes");

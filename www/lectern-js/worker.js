@@ -197,10 +197,7 @@ async function search(msg, signal, selected, withChunks = true) {
     chunks_retrieved: hits.length,
     chunks: hits.map(retrievedChunk),
     partial: found.unavailable.length > 0,
-    // The core says whether the answer is a weak keyword stand-in for semantic search; it is
-    // provisional only while semantic search is on its way (not after the model failed, nor
-    // where the language does not suit it).
-    provisional: found.provisional && state.semantic && (state.model !== null || state.startModel !== null),
+    provisional: found.provisional,
     errors,
   };
 }

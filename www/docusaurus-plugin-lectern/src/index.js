@@ -70,7 +70,9 @@ async function pluginLectern(context, rawOptions) {
   // With allContentLoaded (Docusaurus 3.6+), the build waits for the docs plugin's sidebars:
   // it runs there when this plugin's content was loaded again (a page changed) or the
   // sidebars changed, so a reload of another plugin costs nothing.
-  const afterAllContent = indexing && hasAllContentLoaded(siteDir);
+  // Under `docusaurus start` the build stays in loadContent, which an edited page re-runs
+  // (the llms files are a production build's).
+  const afterAllContent = indexing && !dev && hasAllContentLoaded(siteDir);
   let pending = false;
   let builtWithSidebars = /** @type {string | null} */ (null);
   let built = /** @type {Awaited<ReturnType<typeof build>> | null} */ (null);

@@ -58,7 +58,7 @@ const NAVIGATIONAL: [&str; 14] = [
 const QUESTION_WORDS: [&str; 7] = ["what", "why", "when", "where", "which", "who", "how"];
 
 /// Verbs a docs heading starts with when it is an instruction ("Install the CLI").
-const VERBS: [&str; 52] = [
+const VERBS: [&str; 61] = [
     "add",
     "avoid",
     "build",
@@ -66,8 +66,10 @@ const VERBS: [&str; 52] = [
     "change",
     "check",
     "choose",
+    "compare",
     "configure",
     "connect",
+    "convert",
     "create",
     "customize",
     "debug",
@@ -76,6 +78,7 @@ const VERBS: [&str; 52] = [
     "disable",
     "enable",
     "extend",
+    "filter",
     "find",
     "fix",
     "generate",
@@ -87,10 +90,13 @@ const VERBS: [&str; 52] = [
     "launch",
     "load",
     "manage",
+    "map",
+    "measure",
     "migrate",
     "mock",
     "monitor",
     "move",
+    "override",
     "pass",
     "publish",
     "read",
@@ -98,10 +104,12 @@ const VERBS: [&str; 52] = [
     "remove",
     "render",
     "run",
+    "select",
     "send",
     "set",
     "setup",
     "share",
+    "simulate",
     "start",
     "stop",
     "test",
@@ -110,6 +118,7 @@ const VERBS: [&str; 52] = [
     "update",
     "upgrade",
     "use",
+    "visualize",
     "write",
 ];
 
@@ -179,6 +188,11 @@ fn by_shape(heading: &str, page: Option<&str>) -> String {
     if let Some(verb) = verb.filter(|_| !rest.is_empty()) {
         return format!("How do I {verb} {rest}{in_page}?");
     }
+    // A gerund this list does not know still starts an activity, not a thing: "Overriding
+    // QoS with parameters" is no "What are …?". The "What about …?" form fits any phrase.
+    if !rest.is_empty() && is_gerund(&lower) {
+        return format!("What about {lower} {rest}{in_page}?");
+    }
     if rest.is_empty() && looks_like_code(first) {
         return format!("What does {} do{in_page}?", first.trim_matches('`'));
     }
@@ -202,6 +216,12 @@ fn base_of_gerund(word: &str) -> Option<String> {
             stem == v || v.strip_suffix('e') == Some(stem) || (stem.len() == v.len() + 1 && stem.starts_with(v))
         })
         .map(|v| v.to_string())
+}
+
+/// A word that reads as a gerund ("overriding"): letters, ending in "ing" after a stem of at
+/// least four letters, so "string", "thing" and "ring" are not.
+fn is_gerund(word: &str) -> bool {
+    word.strip_suffix("ing").is_some_and(|stem| stem.len() >= 4 && stem.chars().all(|c| c.is_ascii_alphabetic()))
 }
 
 /// An identifier as a code heading names it: `--watch`, `testTimeout`, `@Component`, `foo()`.

@@ -107,6 +107,10 @@ fn headings_become_questions_by_their_shape() {
     assert_eq!(q(&["P", "2.1 Inverse kinematics"]).as_deref(), Some("What is Inverse kinematics?"));
     assert_eq!(q(&["P", "Force sensors"]).as_deref(), Some("What are Force sensors?"));
     assert_eq!(q(&["P", "Step 3: Timers"]).as_deref(), Some("What are Timers?"));
+    assert_eq!(q(&["P", "Overriding QoS with parameters"]).as_deref(), Some("How do I override QoS with parameters?"));
+    assert_eq!(q(&["P", "Bootstrapping a workspace"]).as_deref(), Some("What about bootstrapping a workspace?"));
+    assert_eq!(q(&["P", "String methods"]).as_deref(), Some("What are String methods?"));
+    assert_eq!(q(&["P", "Logging"]).as_deref(), Some("What is Logging?"));
     // A heading that names a place, not a topic, asks nothing.
     assert_eq!(q(&["P", "Summary"]), None);
     assert_eq!(q(&["P", "Next steps:"]), None);

@@ -1,13 +1,14 @@
 //! Writes what JS reads of the wasm boundary into a folder: `lectern-types.d.ts` (the
-//! TypeScript declarations of everything that crosses) and `error-codes.js`, both generated
-//! from the Rust types (src/wasm/typescript.rs); with `--proxy FILE`, also the reference
-//! proxy's `core-contract.mjs` (what the proxy and the core agree on). scripts/build-pkg.sh
+//! TypeScript declarations of everything that crosses), `error-codes.js` and `contract.js`
+//! (what the page and a proxy agree on), all generated from the Rust types
+//! (src/wasm/typescript.rs); with `--proxy FILE`, the same contract as the reference proxy's
+//! `core-contract.mjs`. scripts/build-pkg.sh
 //! runs it for pkg/ and proxy/cloudflare-worker/src/core-contract.mjs.
 //!
 //!   cargo run --release -p lectern --no-default-features --features search --example typescript -- pkg \
 //!     [--proxy proxy/cloudflare-worker/src/core-contract.mjs]
 
-use lectern::wasm::typescript::{declarations, error_codes_js, proxy_contract_js, DECLARATIONS_FILE};
+use lectern::wasm::typescript::{declarations, error_codes_js, proxy_contract_js, CONTRACT_FILE, DECLARATIONS_FILE};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -19,7 +20,11 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
-    let mut files = vec![(dir.join(DECLARATIONS_FILE), declarations()), (dir.join("error-codes.js"), error_codes_js())];
+    let mut files = vec![
+        (dir.join(DECLARATIONS_FILE), declarations()),
+        (dir.join("error-codes.js"), error_codes_js()),
+        (dir.join(CONTRACT_FILE), proxy_contract_js()),
+    ];
     match (args.next(), args.next(), args.next()) {
         (None, _, _) => {}
         (Some(flag), Some(file), None) if flag == "--proxy" => files.push((PathBuf::from(file), proxy_contract_js())),

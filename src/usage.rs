@@ -14,6 +14,13 @@ use crate::query::Mode;
 use crate::search::Confidence;
 use serde::{Deserialize, Serialize};
 
+/// The most events one request to a proxy's `POST /v1/events` carries: the reference proxy
+/// refuses more (proxy/cloudflare-worker/src/events.mjs), the widget sends its batches within
+/// it (LecternWidget/usage.js). Both read it from the generated contract (src/wasm/typescript.rs).
+pub const EVENTS_PER_REQUEST: usize = 20;
+/// The largest body of such a request, in bytes (the same contract).
+pub const EVENTS_REQUEST_BYTES: usize = 16_384;
+
 /// One event: a line of an exported events file, the `detail` of a `lectern:<kind>` window event.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]

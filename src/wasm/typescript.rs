@@ -8,10 +8,11 @@
 //! declarations instead of restating them. Only with the `typescript` feature: no browser
 //! module carries any of it.
 //!
-//! The same run writes the reference proxy's `core-contract.mjs`: what the proxy and the
-//! page's chat must agree on (the Turnstile header, the refusal codes, Retry-After). That
-//! file is committed, since a site owner deploys the proxy with wrangler alone, without
-//! building the core; a test here fails when it is stale.
+//! The same run writes what the page and a proxy must agree on (the Turnstile header, the
+//! refusal codes, Retry-After, the usage events' request limits) twice: pkg/contract.js
+//! (`lectern/contract`, which the widget's usage batching imports) and the reference proxy's
+//! `core-contract.mjs`. The proxy's copy is committed, since a site owner deploys the proxy
+//! with wrangler alone, without building the core; a test here fails when it is stale.
 
 use super::codes::Code;
 use super::results::{JsSearchOptions, MatchedPart, SearchResults, VectorQuery};
@@ -24,13 +25,15 @@ use crate::chat::{
 use crate::loading::{LoadState, Phase};
 use crate::search::follow_ups::{Candidate, FollowUp};
 use crate::search::NeededFile;
-use crate::usage::UsageEvent;
+use crate::usage::{UsageEvent, EVENTS_PER_REQUEST, EVENTS_REQUEST_BYTES};
 use std::any::TypeId;
 use std::collections::BTreeSet;
 use ts_rs::{Config, TypeVisitor, TS};
 
 /// The file name of the declarations, next to the module's own `lectern_core.d.ts`.
 pub const DECLARATIONS_FILE: &str = "lectern-types.d.ts";
+/// The runtime package's copy of the contract (`lectern/contract`), next to the declarations.
+pub const CONTRACT_FILE: &str = "contract.js";
 /// The reference proxy's generated module, from the repository's root.
 pub const PROXY_CONTRACT_FILE: &str = "proxy/cloudflare-worker/src/core-contract.mjs";
 
@@ -98,16 +101,17 @@ pub fn error_codes_js() -> String {
     )
 }
 
-/// `core-contract.mjs`, the reference proxy's side of what it and the page's chat must agree
-/// on: the header a Turnstile token arrives in, the header that says how long a refused
-/// question waits, and the codes of the refusals the core tells a reader in its own words
-/// (one named export each, so a misspelt import fails when the Worker loads).
+/// The contract between the page and a proxy — pkg/contract.js and the reference proxy's
+/// `core-contract.mjs`, the same text: the header a Turnstile token arrives in, the header that
+/// says how long a refused question waits, the codes of the refusals the core tells a reader
+/// in its own words, and the limits of a usage-events request (one named export each, so a
+/// misspelt import fails when the module loads).
 pub fn proxy_contract_js() -> String {
     let codes: Vec<String> =
         PROXY_REFUSALS.iter().map(|code| format!("export const {code} = {};", json(code))).collect();
     format!(
-        "// Generated from Lectern's core by scripts/build-pkg.sh (src/wasm/typescript.rs): what this\n\
-         // proxy and the page's chat must agree on. Do not edit; a Rust test fails when it is stale.\n\n\
+        "// Generated from Lectern's core by scripts/build-pkg.sh (src/wasm/typescript.rs): what a\n\
+         // proxy and the page must agree on. Do not edit; a Rust test fails when it is stale.\n\n\
          /** The request header that carries a Cloudflare Turnstile token from the page. */\n\
          export const TURNSTILE_HEADER = {};\n\n\
          /** The response header whose whole seconds say how long a refused question waits; the page\n\
@@ -116,11 +120,17 @@ pub fn proxy_contract_js() -> String {
          // The refusals the page tells a reader in its own words (its advice table), by these codes.\n\
          {}\n\n\
          /** Every refusal code above. */\n\
-         export const REFUSAL_CODES = Object.freeze({});\n",
+         export const REFUSAL_CODES = Object.freeze({});\n\n\
+         /** The most usage events one `POST /v1/events` request carries. */\n\
+         export const MAX_EVENTS_PER_BATCH = {};\n\n\
+         /** The largest body of a `POST /v1/events` request, in bytes. */\n\
+         export const MAX_EVENTS_BODY_BYTES = {};\n",
         json(&TURNSTILE_HEADER),
         json(&RETRY_AFTER_HEADER),
         codes.join("\n"),
         json(&PROXY_REFUSALS),
+        EVENTS_PER_REQUEST,
+        EVENTS_REQUEST_BYTES,
     )
 }
 
@@ -305,6 +315,8 @@ mod tests {
         for code in PROXY_REFUSALS {
             assert!(js.contains(&format!("export const {code} = \"{code}\";")), "{code} in {js}");
         }
+        assert!(js.contains("export const MAX_EVENTS_PER_BATCH = 20;"), "{js}");
+        assert!(js.contains("export const MAX_EVENTS_BODY_BYTES = 16384;"), "{js}");
     }
 
     #[test]

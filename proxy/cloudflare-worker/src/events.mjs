@@ -10,14 +10,12 @@
 // (TEXT_FIELDS) are dropped unless the operator sets EVENTS_STORE_TEXT — and the widget
 // sends them only when the site opted in. README.md documents the body and the storage.
 
-import { RATE_LIMITED, RETRY_AFTER_HEADER } from "./core-contract.mjs";
+import { MAX_EVENTS_BODY_BYTES, MAX_EVENTS_PER_BATCH, RATE_LIMITED, RETRY_AFTER_HEADER } from "./core-contract.mjs";
 import { error, readCapped } from "./respond.mjs";
 import { utcDay } from "./ledger.mjs";
 import { utf8Length } from "./usage.mjs";
 
 export const EVENTS_PATH = "/v1/events";
-export const MAX_EVENTS_BODY_BYTES = 16384;
-export const MAX_EVENTS_PER_BATCH = 20;
 const MAX_EVENT_BYTES = 4096; // one event's stored JSON; Analytics Engine takes 16 KB of blobs
 const MAX_FIELDS = 24;
 const MAX_STRING_CHARS = 300;

@@ -13,19 +13,20 @@
 //     (`umami.track`) when the page has them, as the event `lectern_<kind>` with its fields
 //     flattened (sources as their URLs);
 //   - with `eventsEndpoint`, the proxy's `POST /v1/events` (proxy/cloudflare-worker/src/events.mjs):
-//     in batches within its limits (20 events, 16 KB), by navigator.sendBeacon a few seconds
+//     in batches within its limits (lectern/contract: 20 events, 16 KB), by navigator.sendBeacon a few seconds
 //     after a batch's first event, when a batch is full, and when the page is hidden or left.
 // It is loaded with the panel or the search dialog, never with the page (its weight).
 import { onEvent, options } from '@lectern/usage-options';
+import { MAX_EVENTS_BODY_BYTES, MAX_EVENTS_PER_BATCH } from 'lectern/contract';
 import { emit } from './events';
 
 /** @typedef {import('lectern/chat').UsageEvent} UsageEvent */
 
 /** The fields that hold what a reader typed: sent only when the site opts in. */
 const TEXT_FIELDS = ['question', 'query'];
-/** The proxy takes 1 to 20 events and 16,384 bytes a request; a batch keeps a margin. */
-const BATCH_EVENTS = 20;
-const BATCH_BYTES = 16000;
+/** What a proxy takes in one request (the core's contract); a batch keeps a margin of bytes. */
+const BATCH_EVENTS = MAX_EVENTS_PER_BATCH;
+const BATCH_BYTES = MAX_EVENTS_BODY_BYTES - 384;
 const BATCH_DELAY_MS = 4000;
 /** Google Analytics keeps parameter values up to 100 characters. */
 const ANALYTICS_VALUE_CHARS = 100;

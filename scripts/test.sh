@@ -45,7 +45,7 @@ step "retrieval quality gate (lectern eval on labelled questions)"
   --require 'hybrid.hit_at_3>=0.92' --require 'dense.hit_at_3>=0.80' --require 'lexical.hit_at_3>=0.75' \
   --require 'hybrid.mrr>=0.82' --require 'hybrid.selection_hits>=9' --require 'hybrid.off_topic_refused>=4' \
   --require 'hybrid.false_refusals<=0' --require 'lexical.false_refusals<=0' \
-  --require 'hybrid.follow_up_hit_at_3>=0.87' --require 'hybrid.follow_up_refused<=0' \
+  --require 'hybrid.follow_up_hit_at_3>=0.93' --require 'hybrid.follow_up_refused<=0' \
   --require 'hybrid.context_recall>=0.97' --require 'hybrid.high_right_first>=0.85'
 textbook="$LECTERN_ROOT/../shared/corpora/physical-ai-textbook"
 if [ -d "$textbook" ]; then

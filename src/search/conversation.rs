@@ -3,13 +3,19 @@
 //! is refused for sharing too little with the site. Without a second LLM call to rewrite it,
 //! the question is searched twice — alone, and after the conversation's earlier questions
 //! (`follow_up_query`) — and the two rankings are fused, so a follow-up that names its
-//! subject keeps its own results and one that does not borrows the conversation's.
+//! subject keeps its own results and one that does not borrows the conversation's:
+//! - a follow-up that the site answers well alone (`medium` or `high`: it names its subject,
+//!   "And which versions of Node?") gives the search in context less weight;
+//! - the page the search in context ranks first is where the conversation is, and the next
+//!   question is usually about another section of it: its sections get a small extra vote.
+//!
 //! Confidence is the question's own, except that a short follow-up is never refused for
 //! being short.
 //!
 //! Measured on the dev follow-ups of four sites (BENCHMARKS.md, issue 25); a third vote for
 //! the sections the earlier answers cited lost on every setting tried (the next question is
-//! usually about something else in the same topic, not about the section already read).
+//! usually about something else in the same topic, not about the section already read), and
+//! so did searching the earlier questions' content words only (stop words dropped).
 
 use super::confidence::Confidence;
 use super::fusion::{reciprocal_rank_fusion, RankedList};
@@ -24,13 +30,35 @@ pub struct FollowUpOptions {
     pub turns: usize,
     /// Weight of the search in context against the question's own (1).
     pub context_weight: f32,
+    /// That weight when the question alone is answered at `medium` or `high` (it names
+    /// what it asks about).
+    pub self_contained_weight: f32,
+    /// The extra vote of a section on the page the search in context ranks first, as a
+    /// share of a first place's vote (0: none).
+    pub page_weight: f32,
 }
 
 impl Default for FollowUpOptions {
-    /// Chosen on the dev follow-ups (context weight 0.5–3 tried; 1.5 ranked the answer first
-    /// most often in hybrid search).
+    /// Chosen on the dev follow-ups (context weight 0.5–3 tried, 1.5 ranked the answer first
+    /// most often in hybrid search; the self-contained weight 0–1 and the page vote 0.2–1
+    /// tried with it: BENCHMARKS.md).
     fn default() -> Self {
-        FollowUpOptions { turns: 2, context_weight: 1.5 }
+        FollowUpOptions { turns: 2, context_weight: 1.5, self_contained_weight: 0.5, page_weight: 0.3 }
+    }
+}
+
+impl FollowUpOptions {
+    /// Finite, non-negative weights; a message names the offending one.
+    pub fn validate(&self) -> Result<(), String> {
+        let weights = [
+            ("context", self.context_weight),
+            ("self-contained", self.self_contained_weight),
+            ("page", self.page_weight),
+        ];
+        match weights.iter().find(|(_, w)| !(w.is_finite() && *w >= 0.0)) {
+            Some((name, w)) => Err(format!("the follow-up {name} weight must be a number ≥ 0, not {w}")),
+            None => Ok(()),
+        }
     }
 }
 
@@ -72,13 +100,26 @@ impl HybridSearch {
         let in_context = self.search(&context_query, context_vector, &wide)?;
         let pairs = |hits: &[Hit]| hits.iter().map(|h| (h.index, h.fused)).collect::<Vec<_>>();
         let (alone_list, context_list) = (pairs(&alone.hits), pairs(&in_context.hits));
-        let fused = reciprocal_rank_fusion(
+        let self_contained = matches!(alone.confidence, Confidence::High | Confidence::Medium);
+        let context_weight = if self_contained { follow_up.self_contained_weight } else { follow_up.context_weight };
+        let mut fused = reciprocal_rank_fusion(
             &[
                 RankedList { hits: &alone_list, weight: 1.0 },
-                RankedList { hits: &context_list, weight: follow_up.context_weight },
+                RankedList { hits: &context_list, weight: context_weight },
             ],
             options.rrf_k,
         );
+        // The conversation's page: a vote for its sections among the candidates.
+        let page = in_context.hits.first().and_then(|h| self.page_of(h.index));
+        if page.is_some() && follow_up.page_weight > 0.0 {
+            let vote = follow_up.page_weight / (options.rrf_k + 1.0);
+            for (index, score) in fused.iter_mut() {
+                if self.page_of(*index) == page {
+                    *score += vote;
+                }
+            }
+            fused.sort_by(|a, b| b.1.total_cmp(&a.1));
+        }
         let mut hits = Vec::with_capacity(options.k);
         for (index, score) in fused {
             // A hit keeps the scores of the search that found it (the question's own first).
@@ -109,10 +150,16 @@ mod tests {
     use crate::lexical::{Document, IndexOptions, LexicalIndex};
 
     fn search(texts: &[&str]) -> HybridSearch {
+        let urls: Vec<String> = (0..texts.len()).map(|i| format!("/docs/{i}")).collect();
+        search_on(texts, &urls.iter().map(String::as_str).collect::<Vec<_>>())
+    }
+
+    /// Chunk `i` has `texts[i]` at `urls[i]` (sections of one page share its path).
+    fn search_on(texts: &[&str], urls: &[&str]) -> HybridSearch {
         let chunks: Vec<ChunkMeta> = (0..texts.len())
             .map(|i| ChunkMeta {
                 chunk_id: format!("c{i}"),
-                url: format!("/docs/{i}"),
+                url: urls[i].to_string(),
                 heading_path: vec![format!("Page {i}")],
                 chapter_title: String::new(),
                 section_title: String::new(),
@@ -181,5 +228,63 @@ mod tests {
             .confidence;
         assert_eq!(alone, Confidence::None, "alone, the question shares nothing with the site");
         assert_eq!(follow, Confidence::Low);
+    }
+
+    #[test]
+    fn a_follow_up_that_names_its_subject_keeps_its_own_ranking() {
+        let s = search(&[
+            "Supported TypeScript versions: typescript-eslint supports TypeScript 5.0 up to 5.6.",
+            "Node: Node 18.18 and newer, as the engines field says.",
+            "TypeScript compiler versions and the parser: newer TypeScript versions may warn.",
+        ]);
+        let earlier = [
+            "Which TypeScript versions does typescript-eslint support?",
+            "Does typescript-eslint support TypeScript 5.6?",
+        ];
+        let question = "And which Node versions?";
+        let options = SearchOptions { k: 3, ..SearchOptions::default() };
+        let alone = s.search(question, None, &options).unwrap();
+        assert!(matches!(alone.confidence, Confidence::High | Confidence::Medium), "{:?}", alone.confidence);
+        let own = |hits: &[Hit]| hits.iter().map(|h| h.index).collect::<Vec<_>>();
+        let no_page = FollowUpOptions { page_weight: 0.0, ..FollowUpOptions::default() };
+        let leaning = FollowUpOptions { context_weight: 0.0, self_contained_weight: 10.0, ..no_page };
+        let pulled = s.search_follow_up(question, None, None, &earlier, &options, &leaning).unwrap();
+        assert_ne!(own(&pulled.hits), own(&alone.hits), "a heavy context reorders it");
+        let kept = FollowUpOptions { context_weight: 10.0, self_contained_weight: 0.0, ..no_page };
+        let got = s.search_follow_up(question, None, None, &earlier, &options, &kept).unwrap();
+        assert_eq!(own(&got.hits), own(&alone.hits), "no context weight: its own ranking");
+    }
+
+    #[test]
+    fn the_conversations_page_gets_a_vote() {
+        let s = search_on(
+            &[
+                "A lidar sensor measures distance with laser pulses.",
+                "Mounting: put the sensor high, away from reflections; range depends on the mount.",
+                "A depth camera's range is 10 m; its range shrinks in sunlight. Range, range.",
+            ],
+            &["/docs/lidar#what", "/docs/lidar#mounting", "/docs/camera#range"],
+        );
+        let earlier = ["What does a lidar sensor measure?"];
+        let options = SearchOptions { k: 3, ..SearchOptions::default() };
+        let first = |page_weight: f32| {
+            let follow = FollowUpOptions { page_weight, ..FollowUpOptions::default() };
+            let hits =
+                s.search_follow_up("What range does it have?", None, None, &earlier, &options, &follow).unwrap().hits;
+            hits.iter().take(2).map(|h| h.index).collect::<Vec<_>>()
+        };
+        assert!(first(0.0).contains(&2), "without the vote the depth camera is among the first two");
+        let mut with_vote = first(5.0);
+        with_vote.sort();
+        assert_eq!(with_vote, [0, 1], "with it, the lidar page's two sections come first");
+    }
+
+    #[test]
+    fn follow_up_weights_are_checked() {
+        assert!(FollowUpOptions::default().validate().is_ok());
+        let bad = FollowUpOptions { page_weight: -1.0, ..FollowUpOptions::default() };
+        assert!(bad.validate().unwrap_err().contains("page"));
+        let nan = FollowUpOptions { self_contained_weight: f32::NAN, ..FollowUpOptions::default() };
+        assert!(nan.validate().is_err());
     }
 }

@@ -317,6 +317,12 @@ impl HybridSearch {
         &self.chunks
     }
 
+    /// The key of `index`'s page (`None` in a bundle without pages): also where only the
+    /// chunk table is loaded, as in the browser.
+    pub(super) fn page_of(&self, index: u32) -> Option<u32> {
+        self.table.page(index)
+    }
+
     pub fn chunk(&self, index: u32) -> Option<&ChunkMeta> {
         self.chunks.get(index as usize)
     }

@@ -100,6 +100,12 @@ struct Tuning {
     follow_up_turns: Option<usize>,
     #[arg(long)]
     follow_up_context_weight: Option<f32>,
+    /// The context weight when the follow-up alone is answered at medium or high.
+    #[arg(long)]
+    follow_up_self_contained_weight: Option<f32>,
+    /// The extra vote of the sections on the page the search in context ranks first.
+    #[arg(long)]
+    follow_up_page_weight: Option<f32>,
     /// How the page asked from is boosted: `lift:N` (ahead of N candidates) or `scale:F`
     /// (rank divided by F).
     #[arg(long, value_parser = parse_page_boost)]
@@ -229,13 +235,12 @@ pub fn run(args: EvalArgs) -> CommandResult {
     evaluator.follow_up = FollowUpOptions {
         turns: t.follow_up_turns.unwrap_or(follow.turns),
         context_weight: t.follow_up_context_weight.unwrap_or(follow.context_weight),
+        self_contained_weight: t.follow_up_self_contained_weight.unwrap_or(follow.self_contained_weight),
+        page_weight: t.follow_up_page_weight.unwrap_or(follow.page_weight),
     };
     evaluator.context_k = t.context_k.unwrap_or(evaluator.context_k);
     evaluator.context_tokens = t.context_tokens.unwrap_or(evaluator.context_tokens);
-    let weight = evaluator.follow_up.context_weight;
-    if !weight.is_finite() || weight < 0.0 {
-        return Err(format!("--follow-up-context-weight must be ≥ 0, not {weight}").into());
-    }
+    evaluator.follow_up.validate()?;
     let unknown = evaluator.unknown_urls(&all);
     if !unknown.is_empty() {
         return Err(format!(

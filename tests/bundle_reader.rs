@@ -6,6 +6,7 @@
 use lectern::bundle::{
     load_dir, load_with, write_bundle, write_dir, BundleChunk, BundleError, BundleInput, BundleOutput, BundleReader,
     ChunkMeta, DenseLayout, DenseParts, Manifest, SiteInfo, FORMAT_VERSION, MANIFEST_FILE, OLDEST_FORMAT_VERSION,
+    PAGE_TABLE_FORMAT_VERSION,
 };
 use lectern::dense::DenseIndexConfig;
 use lectern::lexical::IndexOptions;
@@ -140,7 +141,7 @@ fn a_dense_index_in_parts_round_trips_and_says_which_readers_can_open_it() {
     let dir = tmp.path().join("bundle");
     let output = bundle_laid_out(40, DenseParts::Always);
     write_dir(&dir, &output).expect("writes dir");
-    assert_eq!(output.manifest.format_version, FORMAT_VERSION, "a reader of format 2 refuses it");
+    assert_eq!(output.manifest.format_version, DenseLayout::Parts.format_version(), "a reader of format 2 refuses it");
     assert_eq!(bundle(40).manifest.format_version, OLDEST_FORMAT_VERSION, "one file: still format 2");
     let loaded = load_dir(&dir).expect("loads");
     assert_eq!(loaded.manifest.files.dense_layout, DenseLayout::Parts);
@@ -212,6 +213,43 @@ fn missing_and_corrupt_shards_are_refused() {
         std::fs::remove_file(&path).unwrap();
         assert!(matches!(load_dir(&dir), Err(BundleError::MissingFile { .. })), "{prefix}");
     }
+}
+
+#[test]
+fn a_large_sites_page_table_round_trips_and_bad_ones_are_refused() {
+    // 300 pages: above what stays in the chunk table.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("bundle");
+    let output = bundle(300);
+    write_dir(&dir, &output).expect("writes dir");
+    assert_eq!(output.manifest.format_version, PAGE_TABLE_FORMAT_VERSION, "a reader of format 3 refuses it");
+    let name = output.manifest.files.pages.as_ref().expect("a page table").name.clone();
+    assert!(name.starts_with("page-table.") && name.ends_with(".json"), "{name}");
+    let loaded = load_dir(&dir).expect("loads");
+    let reader = BundleReader::new(&std::fs::read(dir.join(MANIFEST_FILE)).unwrap()).unwrap();
+    let pages = reader.page_table(&std::fs::read(dir.join(&name)).unwrap()).expect("reads");
+    assert_eq!(pages.len(), 300);
+    // What the reader assembles ranks the page's sections as the chunks' own table does.
+    let table = lectern::bundle::ChunkTable::from_metas(&loaded.chunks);
+    assert_eq!(pages, table.pages);
+
+    // A manifest of format 3 cannot have one; damaged, truncated or missing, it is named.
+    rewrite_manifest(&dir, |m| m["format_version"] = 3.into());
+    assert!(matches!(load_dir(&dir), Err(BundleError::Inconsistent(_))));
+    rewrite_manifest(&dir, |m| m["format_version"] = FORMAT_VERSION.into());
+    let path = dir.join(&name);
+    let original = std::fs::read(&path).unwrap();
+    let mut flipped = original.clone();
+    flipped[original.len() / 2] ^= 0x20;
+    std::fs::write(&path, &flipped).unwrap();
+    assert!(matches!(load_dir(&dir), Err(BundleError::ChecksumMismatch { .. })));
+    std::fs::write(&path, &original[..original.len() - 1]).unwrap();
+    assert!(matches!(load_dir(&dir), Err(BundleError::WrongSize { .. })));
+    std::fs::remove_file(&path).unwrap();
+    assert!(matches!(load_dir(&dir), Err(BundleError::MissingFile { .. })));
+    // A reader of a bundle without one is told so.
+    let small = BundleReader::new(&bundle(12).manifest_json()).unwrap();
+    assert!(matches!(small.page_table(b"[]"), Err(BundleError::Inconsistent(_))));
 }
 
 #[test]

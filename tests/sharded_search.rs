@@ -557,3 +557,97 @@ fn dense_parts_that_failed_leave_a_keyword_answer_that_says_so() {
     fetch_all(&served, &mut sharded, |s| s.files_for_vector(&vector, &options).expect("names parts"));
     assert_eq!(sharded.search(question, Some(&vector), &options).expect("searches").mode_used, SearchMode::Hybrid);
 }
+
+#[test]
+fn a_large_sites_page_table_is_fetched_only_by_a_search_asked_from_a_page() {
+    // 400 pages: more than stay in the chunk table, so the bundle has a page table (format 4).
+    let output = bundle();
+    let manifest = &output.manifest;
+    let pages = manifest.files.pages.as_ref().expect("a page table");
+    assert_eq!(manifest.format_version, lectern::bundle::PAGE_TABLE_FORMAT_VERSION);
+    let table = output.files.iter().find(|(n, _)| *n == manifest.files.chunk_table.name).expect("table");
+    assert!(!String::from_utf8_lossy(&table.1).contains("\"pages\""), "the chunk table leaves the pages out");
+
+    let whole = load_whole(&output);
+    let full = HybridSearch::new(whole.chunks, whole.lexical).expect("consistent");
+    let question = "joint torque sensor";
+    let on_page =
+        SearchOptions { k: 5, mode: SearchMode::Lexical, page: Some("/docs/1.0/doc9".into()), ..Default::default() };
+    let only_page = SearchOptions { page_only: true, ..on_page.clone() };
+    let served = Served { output: bundle(), fetched: Default::default() };
+    let mut sharded = ShardedSearch::new(&output.manifest_json()).expect("manifest");
+    sharded.attach_chunk_table(&served.get(&manifest.files.chunk_table.name)).expect("table");
+    fetch_all(&served, &mut sharded, |s| s.files_for_query(question, false));
+
+    // Not asked from a page: never named, never needed.
+    let plain = SearchOptions { k: 5, mode: SearchMode::Lexical, ..Default::default() };
+    assert_eq!(sharded.files_for_page(&plain), None);
+    assert_eq!(sharded.search(question, None, &plain).expect("searches"), full.search(question, None, &plain).unwrap());
+    assert_eq!(served.fetched("page-table."), 0);
+
+    // Asked from a page: the search waits for the table, then ranks as the whole bundle does.
+    let needed = sharded.files_for_page(&on_page).expect("the page table is named");
+    assert_eq!((needed.part, needed.id, &needed.name), (Part::Pages, 0, &pages.name));
+    assert!(matches!(sharded.search(question, None, &on_page), Err(ShardedError::NotLoaded(_))));
+    // Damaged or truncated bytes are refused with a coded error, and change nothing.
+    let bytes = served.get(&pages.name);
+    let mut flipped = bytes.clone();
+    flipped[3] ^= 0x20;
+    let refused = [&bytes[..bytes.len() - 1], &flipped[..], b"[[0,1,2]]"];
+    for bad in refused {
+        assert!(matches!(
+            sharded.attach(Part::Pages, 0, bad),
+            Err(ShardedError::Bundle(BundleError::WrongSize { .. } | BundleError::ChecksumMismatch { .. }))
+        ));
+    }
+    assert!(sharded.attach(Part::Pages, 1, &bytes).is_err(), "no such part");
+    assert!(sharded.files_for_page(&on_page).is_some());
+    sharded.attach(Part::Pages, 0, &bytes).expect("attaches");
+    assert_eq!(sharded.files_for_page(&on_page), None);
+    for options in [&on_page, &only_page] {
+        let got = sharded.search(question, None, options).expect("searches");
+        assert_eq!(got, full.search(question, None, options).expect("searches"), "{options:?}");
+    }
+    let only = sharded.search(question, None, &only_page).expect("searches");
+    assert!(!only.hits.is_empty() && only.hits.iter().all(|h| h.index == 209), "{only:?}");
+    sharded.attach(Part::Pages, 0, &bytes).expect("attaching twice is a no-op");
+
+    // A table that could not be had: the search goes on without the page (a search confined
+    // to the page too), at most low.
+    let mut without = ShardedSearch::new(&output.manifest_json()).expect("manifest");
+    without.attach_chunk_table(&served.get(&manifest.files.chunk_table.name)).expect("table");
+    fetch_all(&served, &mut without, |s| s.files_for_query(question, false));
+    without.mark_unavailable(Part::Pages, 0).expect("marks");
+    assert_eq!(without.unavailable_page(&on_page).map(|f| f.part), Some(Part::Pages));
+    assert_eq!(without.unavailable_page(&plain), None);
+    let got = without.search(question, None, &only_page).expect("searches without the page");
+    let mut want = full.search(question, None, &plain).expect("searches");
+    want.confidence = want.confidence.at_most_low();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn a_small_sites_pages_stay_in_the_chunk_table() {
+    // 40 chunks on 40 pages: no page table, the bundle a reader of format 2 opens.
+    let chunks: Vec<BundleChunk> = site().into_iter().take(40).collect();
+    let output = write_bundle(BundleInput {
+        chunks: &chunks,
+        model_fingerprint: "sha256:test",
+        dims: DIMS,
+        site: SiteInfo { base_url: "/".into(), site_url: None, language: None },
+        pages: 40,
+        model_files: None,
+        text_shard_bytes: 400,
+        term_shard_bytes: 48,
+        lexical: IndexOptions::default(),
+        dense: DenseIndexConfig::default(),
+        dense_parts: DenseParts::default(),
+    })
+    .expect("writes");
+    assert_eq!(output.manifest.files.pages, None);
+    assert_eq!(output.manifest.format_version, lectern::bundle::OLDEST_FORMAT_VERSION);
+    let mut sharded = ShardedSearch::new(&output.manifest_json()).expect("manifest");
+    let on_page = SearchOptions { page: Some("/docs/2.0/doc7".into()), ..Default::default() };
+    assert_eq!(sharded.files_for_page(&on_page), None, "the pages came with the chunk table");
+    assert!(sharded.mark_unavailable(Part::Pages, 0).is_err(), "no page table to miss");
+}

@@ -32,7 +32,10 @@ pub struct ChunkTable {
     /// The most copies of one section (1: none repeats).
     pub max_copies: usize,
     /// `[first chunk, count, page key]`: the chunks of one page (`page_key` of their URL), in
-    /// order. Absent in a bundle written before it: no chunk is then on any page.
+    /// order. Absent in a bundle written before it: no chunk is then on any page. Since
+    /// format version 4 the bundle keeps them in a file of their own (`FileKind::PageTable`,
+    /// `split_pages`), which only a search asked from a page fetches: on a 10,000-page site
+    /// they are most of the table's bytes, and the search box never needs them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pages: Vec<[u32; 3]>,
 }
@@ -119,18 +122,39 @@ impl ChunkTable {
         if !table.instance_runs.is_empty() && next != chunks as u64 {
             return Err(corrupt(format!("its instance runs cover {next} chunks of {chunks}")));
         }
-        let mut after = 0u64;
-        for run in &table.pages {
-            let (first, count) = (u64::from(run[0]), u64::from(run[1]));
-            if first < after || count == 0 || first + count > chunks as u64 {
-                return Err(corrupt(format!("page run {run:?} is out of order or out of range")));
-            }
-            after = first + count;
-        }
+        check_pages(&table.pages, chunks).map_err(corrupt)?;
         if table.max_copies == 0 || table.max_copies > chunks.max(1) {
             return Err(corrupt(format!("{} copies of one section in {chunks} chunks", table.max_copies)));
         }
         Ok(table)
+    }
+
+    /// Parses and checks a bundle's page table (`FileKind::PageTable`: the table's `pages`,
+    /// written apart so that only a search asked from a page fetches them).
+    pub fn parse_pages(name: &str, bytes: &[u8], chunks: usize) -> Result<Vec<[u32; 3]>, BundleError> {
+        let corrupt = |reason: String| BundleError::Corrupt { name: name.to_string(), reason };
+        let pages: Vec<[u32; 3]> = serde_json::from_slice(bytes).map_err(|e| corrupt(e.to_string()))?;
+        check_pages(&pages, chunks).map_err(corrupt)?;
+        Ok(pages)
+    }
+
+    /// The table without its pages, and the pages as the page table's bytes (`None` when
+    /// no chunk is on a page).
+    pub fn split_pages(mut self) -> (ChunkTable, Option<Vec<u8>>) {
+        let pages = std::mem::take(&mut self.pages);
+        // Numbers only: always serialises.
+        let bytes = (!pages.is_empty()).then(|| serde_json::to_vec(&pages).unwrap_or_default());
+        (self, bytes)
+    }
+
+    /// Gives a table read without its pages (the bundle has a page table) the pages.
+    pub fn set_pages(&mut self, pages: Vec<[u32; 3]>) {
+        self.pages = pages;
+    }
+
+    /// Whether the table knows which chunk is on which page.
+    pub fn has_pages(&self) -> bool {
+        !self.pages.is_empty()
     }
 
     pub fn to_json(&self) -> Vec<u8> {
@@ -179,6 +203,19 @@ impl ChunkTable {
             _ => index,
         }
     }
+}
+
+/// Page runs must be in order, non-empty and within the bundle's chunks.
+fn check_pages(pages: &[[u32; 3]], chunks: usize) -> Result<(), String> {
+    let mut after = 0u64;
+    for run in pages {
+        let (first, count) = (u64::from(run[0]), u64::from(run[1]));
+        if first < after || count == 0 || first + count > chunks as u64 {
+            return Err(format!("page run {run:?} is out of order or out of range"));
+        }
+        after = first + count;
+    }
+    Ok(())
 }
 
 fn index_of(list: &mut Vec<String>, value: &str) -> u32 {
@@ -262,6 +299,31 @@ mod tests {
         assert!(!json.contains("instance"), "{json}");
         let back = ChunkTable::parse("t", json.as_bytes(), 3).unwrap();
         assert_eq!((back.instance(0), back.version(0)), (None, Some("1.0")));
+    }
+
+    #[test]
+    fn pages_split_into_a_page_table_and_back() {
+        let metas: Vec<ChunkMeta> = (0..5).map(|i| meta(i, "A", None, "")).collect();
+        let table = ChunkTable::from_metas(&metas);
+        let (without, bytes) = table.clone().split_pages();
+        let bytes = bytes.expect("pages");
+        assert!(!without.has_pages() && table.has_pages());
+        let json = String::from_utf8(without.to_json()).unwrap();
+        assert!(!json.contains("pages"), "{json}");
+        let mut back = ChunkTable::parse("t", json.as_bytes(), 5).unwrap();
+        assert_eq!(back.page(0), None, "no page known before the page table");
+        back.set_pages(ChunkTable::parse_pages("p", &bytes, 5).unwrap());
+        assert_eq!(back, table);
+        assert_eq!(ChunkTable::default().split_pages().1, None, "no pages, no page table");
+    }
+
+    #[test]
+    fn damaged_page_tables_are_refused() {
+        for bad in [&b"["[..], b"{}", b"[[0,1]]", b"[[0,0,7]]", b"[[1,1,7],[0,1,7]]", b"[[0,6,7]]", b"[[4,2,7]]"] {
+            let refused = ChunkTable::parse_pages("p", bad, 5);
+            assert!(matches!(refused, Err(BundleError::Corrupt { .. })), "{}", String::from_utf8_lossy(bad));
+        }
+        assert_eq!(ChunkTable::parse_pages("p", b"[[0,2,7],[2,3,9]]", 5).unwrap(), vec![[0, 2, 7], [2, 3, 9]]);
     }
 
     #[test]

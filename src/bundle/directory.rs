@@ -31,6 +31,9 @@ pub fn load_with(read: impl Fn(&str) -> Result<Vec<u8>, BundleError>) -> Result<
     let reader = BundleReader::new(&read(MANIFEST_FILE)?)?;
     let files = &reader.manifest().files;
     reader.chunk_table(&read(&files.chunk_table.name)?)?;
+    if let Some(pages) = &files.pages {
+        reader.page_table(&read(&pages.name)?)?;
+    }
     let mut lexical = reader.empty_lexical()?;
     let mut term_shards = Vec::new();
     for (page, entry) in files.terms.pages().iter().enumerate() {

@@ -9,6 +9,9 @@ use super::checksum::content_addressed_name;
 pub enum FileKind {
     /// What ranking needs of every chunk (`ChunkTable`), loaded with the manifest.
     ChunkTable,
+    /// Which chunks are on which page (`ChunkTable::pages`): fetched only by a search asked
+    /// from a page (its sections rank higher), never by the search box.
+    PageTable,
     /// BM25 postings of a range of terms (`lexical::shards`).
     TermShard,
     /// A catalog page of term shards.
@@ -38,8 +41,9 @@ pub enum FileKind {
 }
 
 impl FileKind {
-    pub const ALL: [FileKind; 14] = [
+    pub const ALL: [FileKind; 15] = [
         FileKind::ChunkTable,
+        FileKind::PageTable,
         FileKind::TermShard,
         FileKind::TermCatalog,
         FileKind::MetaShard,
@@ -59,6 +63,7 @@ impl FileKind {
     pub fn stem(self) -> &'static str {
         match self {
             FileKind::ChunkTable => "chunk-table",
+            FileKind::PageTable => "page-table",
             FileKind::TermShard => "terms",
             FileKind::TermCatalog => "term-catalog",
             FileKind::MetaShard => "meta",
@@ -83,6 +88,7 @@ impl FileKind {
             }
             FileKind::Model => "lcm",
             FileKind::ChunkTable
+            | FileKind::PageTable
             | FileKind::TermCatalog
             | FileKind::MetaShard
             | FileKind::TextShard
@@ -97,6 +103,7 @@ impl FileKind {
     pub fn role(self) -> &'static str {
         match self {
             FileKind::ChunkTable => "chunk table",
+            FileKind::PageTable => "page table",
             FileKind::TermShard => "term shard",
             FileKind::TermCatalog => "term catalog page",
             FileKind::MetaShard => "metadata shard",

@@ -17,7 +17,12 @@ use serde::{Deserialize, Serialize};
 /// shards (with the text), both listed by catalog pages.
 /// Version 3: the dense index may come in parts ([`DenseLayout::Parts`]); a bundle whose dense
 /// index is one file is still written as version 2.
-pub const FORMAT_VERSION: u32 = 3;
+/// Version 4: which chunk is on which page is a file of its own ([`Files::pages`]), fetched
+/// only by a search asked from a page, no longer in the chunk table every reader fetches at
+/// open (a version-3 reader would rank without the reader's page).
+pub const FORMAT_VERSION: u32 = 4;
+/// The oldest format version that reads a bundle with a page table of its own.
+pub const PAGE_TABLE_FORMAT_VERSION: u32 = 4;
 /// The oldest format version this reader opens.
 pub const OLDEST_FORMAT_VERSION: u32 = 2;
 pub const FORMAT_NAME: &str = "lectern-index";
@@ -106,6 +111,12 @@ pub struct Files {
         ts(as = "Option<Vec<super::catalog::CatalogPage<super::shard_entries::DensePartRange>>>", optional)
     )]
     pub dense_parts: Option<Catalog<DensePartEntry>>,
+    /// Which chunk is on which page (`ChunkTable::parse_pages`), fetched by a search asked
+    /// from a page before it runs. Absent in a bundle before version 4 (the pages are then in
+    /// the chunk table) or of a site without pages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub pages: Option<FileEntry>,
 }
 
 /// How a bundle stores its dense index.
@@ -177,6 +188,7 @@ impl Manifest {
     /// the catalog pages among these).
     pub fn all_files(&self) -> Vec<&FileEntry> {
         let mut files = vec![&self.files.chunk_table, &self.files.dense];
+        files.extend(self.files.pages.iter());
         files.extend(self.files.terms.pages().iter().map(|p| &p.file));
         files.extend(self.files.chunks.pages().iter().map(|p| &p.file));
         files.extend(self.files.dense_parts.iter().flat_map(|c| c.pages().iter().map(|p| &p.file)));
@@ -203,6 +215,12 @@ impl Manifest {
                 "format version {} cannot have a dense index in parts (version {} can)",
                 self.format_version,
                 self.files.dense_layout.format_version()
+            ));
+        }
+        if self.files.pages.is_some() && self.format_version < PAGE_TABLE_FORMAT_VERSION {
+            return inconsistent(format!(
+                "format version {} cannot have a page table of its own (version {PAGE_TABLE_FORMAT_VERSION} can)",
+                self.format_version
             ));
         }
         let chunks = self.files.chunks.chunk_count();

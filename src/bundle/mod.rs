@@ -34,7 +34,7 @@ pub use file_entry::FileEntry;
 pub use file_kind::FileKind;
 pub use manifest::{
     Counts, DenseLayout, Files, Manifest, ModelInfo, SiteInfo, FORMAT_NAME, FORMAT_VERSION, MANIFEST_FILE,
-    OLDEST_FORMAT_VERSION,
+    OLDEST_FORMAT_VERSION, PAGE_TABLE_FORMAT_VERSION,
 };
 pub use page_key::{page_key, page_path};
 pub use reader::BundleReader;

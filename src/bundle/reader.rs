@@ -37,6 +37,15 @@ impl BundleReader {
         ChunkTable::parse(&entry.name, bytes, self.manifest.counts.chunks)
     }
 
+    /// Which chunk is on which page (`manifest.files.pages`, a bundle of format 4 whose
+    /// chunk table left them out), verified, for `ChunkTable::set_pages`.
+    pub fn page_table(&self, bytes: &[u8]) -> Result<Vec<[u32; 3]>, BundleError> {
+        let entry = (self.manifest.files.pages.as_ref())
+            .ok_or_else(|| BundleError::Inconsistent(format!("the bundle has no {}", FileKind::PageTable.role())))?;
+        entry.verify(bytes)?;
+        ChunkTable::parse_pages(&entry.name, bytes, self.manifest.counts.chunks)
+    }
+
     /// A lexical index with the site's numbers and no term yet (see `lexical::shards`).
     pub fn empty_lexical(&self) -> Result<LexicalIndex, BundleError> {
         LexicalIndex::from_stats(&self.manifest.files.lexical)

@@ -207,6 +207,12 @@ impl HybridSearch {
         &self.lexical
     }
 
+    /// Gives the chunk table its pages, read from the bundle's page table (checked against
+    /// the bundle's chunk count by `BundleReader::page_table`).
+    pub fn attach_pages(&mut self, pages: Vec<[u32; 3]>) {
+        self.table.set_pages(pages);
+    }
+
     /// Chunks in the bundle.
     pub fn len(&self) -> usize {
         self.table.chunks

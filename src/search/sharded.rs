@@ -11,6 +11,9 @@
 //! missing (`unavailable_for`) and rate at most `low`. Which page and shard hold a term or a
 //! chunk is the catalogs' to say (`bundle::Catalog`, `bundle::FetchedPages`).
 //!
+//! A large site's page table (which chunk is on which page) is fetched only by a search
+//! asked from a page (`files_for_page`), with the question's term shards.
+//!
 //! A large site's dense index comes in parts too (`dense::partitioned`): once a question's
 //! vector exists, `files_for_vector` names the catalog pages and parts it needs (the
 //! partitions nearest it, then the int8 rows of its best candidates), and a semantic search
@@ -52,11 +55,14 @@ pub enum Part {
     DensePage,
     /// A part of the dense index in parts (its part id).
     Dense,
+    /// The page table (`manifest.files.pages`, id 0): which chunk is on which page, fetched
+    /// by a search asked from a page (`SearchOptions::page`), never by one that is not.
+    Pages,
 }
 
 impl Part {
     /// The part by its serialised name (`"termPage"`, `"terms"`, `"chunkPage"`, `"meta"`,
-    /// `"text"`, `"densePage"`, `"dense"`).
+    /// `"text"`, `"densePage"`, `"dense"`, `"pages"`).
     pub fn from_name(name: &str) -> Option<Part> {
         serde_json::from_value(serde_json::Value::String(name.to_string())).ok()
     }
@@ -97,6 +103,11 @@ pub struct ShardedSearch {
     /// Dense parts and dense catalog pages that could not be loaded: a semantic search that
     /// needs one answers by keywords instead.
     dense_unavailable: Vec<(Part, usize)>,
+    /// Whether the chunk table knows the pages: from the start when the bundle has no page
+    /// table of its own (a small site's pages are in the chunk table), else once it arrives.
+    pages_attached: bool,
+    /// The page table could not be loaded: a search asked from a page goes on without it.
+    pages_unavailable: bool,
 }
 
 impl ShardedSearch {
@@ -113,6 +124,8 @@ impl ShardedSearch {
             texts: vec![None; files.chunks.shard_count()],
             dense_pages: FetchedPages::new(files.dense_parts.as_ref().unwrap_or(&Catalog::default())),
             dense_unavailable: Vec::new(),
+            pages_attached: files.pages.is_none(),
+            pages_unavailable: false,
             search: None,
             reader,
         })
@@ -339,6 +352,33 @@ impl ShardedSearch {
         out
     }
 
+    /// The page table, when a search with `options` needs it (asked from a page) and it has
+    /// not arrived: fetched with the question's term shards.
+    pub fn files_for_page(&self, options: &SearchOptions) -> Option<NeededFile> {
+        let file = self.reader.manifest().files.pages.as_ref()?;
+        (options.page.is_some() && !self.pages_attached).then(|| NeededFile::new(Part::Pages, 0, file))
+    }
+
+    /// The page table as a part a search with `options` goes without (it could not be had).
+    pub fn unavailable_page(&self, options: &SearchOptions) -> Option<NeededFile> {
+        self.files_for_page(options).filter(|_| self.pages_unavailable)
+    }
+
+    /// `options` as a search may use them: unchanged unless they name a page and the page
+    /// table is missing — then without the page (and partial: `true`) once the table is
+    /// marked unavailable, an error while it is still to come.
+    fn page_options(&self, options: &SearchOptions) -> Result<(SearchOptions, bool), ShardedError> {
+        match self.files_for_page(options) {
+            None => Ok((options.clone(), false)),
+            Some(_) if self.pages_unavailable => {
+                Ok((SearchOptions { page: None, page_only: false, ..options.clone() }, true))
+            }
+            Some(file) => {
+                Err(ShardedError::NotLoaded(format!("{} (the page table a search from a page needs)", file.name)))
+            }
+        }
+    }
+
     /// The files still needed for the metadata and text of chunks `indices`: catalog pages
     /// first, then the metadata and text files of their chunk shards.
     pub fn files_for_chunks(&self, indices: &[u32]) -> Vec<NeededFile> {
@@ -419,6 +459,17 @@ impl ShardedSearch {
                 let page = files.chunks.page_of_shard(id).map_or(0, |(page, _)| page);
                 self.texts[id] = Some(self.reader.text_shard(entry, bytes, page)?);
             }
+            Part::Pages => {
+                self.known(part, id)?;
+                if self.pages_attached {
+                    return Ok(());
+                }
+                let pages = self.reader.page_table(bytes)?;
+                let search = self.search.as_mut().ok_or_else(|| ShardedError::NotLoaded("the chunk table".into()))?;
+                search.attach_pages(pages);
+                self.pages_attached = true;
+                self.pages_unavailable = false;
+            }
             Part::DensePage => {
                 self.known(part, id)?;
                 if let Some(catalog) = &files.dense_parts {
@@ -454,6 +505,7 @@ impl ShardedSearch {
             Part::ChunkPage => files.chunks.len(),
             Part::DensePage => files.dense_parts.as_ref().map_or(0, Catalog::len),
             Part::Dense => files.dense_parts.as_ref().map_or(0, Catalog::shard_count),
+            Part::Pages => usize::from(files.pages.is_some()),
         };
         if id < count {
             Ok(())
@@ -466,8 +518,9 @@ impl ShardedSearch {
     /// that could not be loaded: searches go on without the terms it holds — they are neither
     /// scored nor counted as words the site never uses — until it is attached. A dense part or
     /// page marked so turns the semantic searches that need it into keyword searches (rated at
-    /// most `low`). Other parts have nothing to mark (a result without its chunk shard keeps
-    /// its index).
+    /// most `low`); the page table marked so, the searches asked from a page go on without
+    /// the page (at most `low`). Other parts have nothing to mark (a result without its chunk
+    /// shard keeps its index).
     pub fn mark_unavailable(&mut self, part: Part, id: usize) -> Result<(), ShardedError> {
         self.known(part, id)?;
         let files = &self.reader.manifest().files;
@@ -491,6 +544,7 @@ impl ShardedSearch {
             Part::Dense | Part::DensePage if !self.dense_unavailable.contains(&(part, id)) => {
                 self.dense_unavailable.push((part, id));
             }
+            Part::Pages if !self.pages_attached => self.pages_unavailable = true,
             _ => {}
         }
         Ok(())
@@ -523,6 +577,7 @@ impl ShardedSearch {
             Part::Terms => self.terms_unavailable.get(file.id).copied().unwrap_or(false),
             Part::TermPage => self.term_pages_unavailable.get(file.id).copied().unwrap_or(false),
             Part::Dense | Part::DensePage => self.dense_unavailable.contains(&(file.part, file.id)),
+            Part::Pages => self.pages_unavailable,
             _ => false,
         }
     }
@@ -540,9 +595,10 @@ impl ShardedSearch {
     ) -> Result<SearchResults, ShardedError> {
         let search = self.search.as_ref().ok_or_else(|| ShardedError::NotLoaded("the chunk table".into()))?;
         let partial = self.partial_or_missing(&self.files_for_query(lexical_query, options.expand_words))?;
-        let usable = self.usable_vector(vector, options)?;
-        let partial = partial || usable.is_none() && vector.is_some();
-        Ok(at_most_low_if(partial, search.search(lexical_query, usable, options)?))
+        let (options, without_page) = self.page_options(options)?;
+        let usable = self.usable_vector(vector, &options)?;
+        let partial = partial || without_page || usable.is_none() && vector.is_some();
+        Ok(at_most_low_if(partial, search.search(lexical_query, usable, &options)?))
     }
 
     /// Searches for the follow-up `question` asked after the `earlier` questions (oldest
@@ -562,6 +618,8 @@ impl ShardedSearch {
         let search = self.search.as_ref().ok_or_else(|| ShardedError::NotLoaded("the chunk table".into()))?;
         let partial =
             self.partial_or_missing(&self.files_for_follow_up(question, earlier, follow_up, options.expand_words))?;
+        let (options, without_page) = self.page_options(options)?;
+        let (options, partial) = (&options, partial || without_page);
         // Both vectors or neither: a follow-up's two searches are of one kind.
         let (usable, usable_context) =
             (self.usable_vector(vector, options)?, self.usable_vector(context_vector, options)?);

@@ -18,7 +18,9 @@ use super::errors::{bundle_error, invalid_error, js_error, search_error};
 use super::results::{Hit, JsSearchOptions, MatchedPart, SearchResults, VectorQuery};
 use crate::query::{self, Mode};
 use crate::search::follow_ups;
-use crate::search::{in_context_query, Confidence, FollowUpOptions, Part, SearchMode, ShardedError, ShardedSearch};
+use crate::search::{
+    in_context_query, Confidence, FollowUpOptions, NeededFile, Part, SearchMode, ShardedError, ShardedSearch,
+};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -76,12 +78,14 @@ impl Retriever {
         let question = query::question(question).map_err(invalid_error)?;
         let selection = selection.as_deref().map(query::selection).transpose().map_err(invalid_error)?;
         let options: JsSearchOptions = from_js(options)?;
-        let expand = options.to_core().map_err(search_error)?.expand_words;
-        let files = match selection {
-            Some(_) if options.selection_only => Vec::new(),
+        let core = options.to_core().map_err(search_error)?;
+        let expand = core.expand_words;
+        let mut files = match selection {
+            Some(_) if options.selection_only => return to_js(&Vec::<NeededFile>::new()),
             Some(selection) => self.inner.files_for_query(&query::selected_mode_query(question, selection), expand),
             None => self.inner.files_for_follow_up(question, &options.earlier, &FollowUpOptions::default(), expand),
         };
+        files.extend(self.inner.files_for_page(&core));
         to_js(&files)
     }
 
@@ -119,7 +123,7 @@ impl Retriever {
             .ok_or_else(|| js_error(Code::InvalidArgument, format!("no part {part:?} in an index"), None))?;
         let code = match part {
             Part::Meta | Part::Text | Part::ChunkPage => Code::TextUnavailable,
-            Part::TermPage | Part::Terms | Part::DensePage | Part::Dense => Code::IndexUnavailable,
+            Part::TermPage | Part::Terms | Part::DensePage | Part::Dense | Part::Pages => Code::IndexUnavailable,
         };
         self.inner.attach(part, id, bytes).map_err(|e| sharded_error(code, e))
     }
@@ -380,7 +384,12 @@ impl Retriever {
             provisional,
             hits,
             missing: self.inner.files_for_chunks(&indices),
-            unavailable: self.inner.unavailable_for_follow_up(question, earlier, &follow_up, options.expand_words),
+            unavailable: {
+                let mut unavailable =
+                    self.inner.unavailable_for_follow_up(question, earlier, &follow_up, options.expand_words);
+                unavailable.extend(self.inner.unavailable_page(&options));
+                unavailable
+            },
         })
     }
 }

@@ -18,7 +18,7 @@ export async function prune() {
   const m = state.manifest;
   const keep = new Set([state.manifestUrl, coreWasmUrl(), embedWasmUrl()]);
   const pages = [...m.files.terms, ...m.files.chunks, ...(m.files.dense_parts ?? []), ...(m.model.words ? [m.model.words] : [])];
-  for (const f of [m.files.chunk_table, m.files.dense, ...pages, m.model.weights, m.model.tokenizer]) {
+  for (const f of [m.files.chunk_table, m.files.pages, m.files.dense, ...pages, m.model.weights, m.model.tokenizer]) {
     if (f) keep.add(new URL(f.name, base).href);
   }
   for (const page of pages) {

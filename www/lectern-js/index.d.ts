@@ -32,7 +32,8 @@ export interface LecternErrorInit {
    * position, what to rebuild. Never the reader's message. */
   technical?: string;
   /** In SearchResponse.errors: which part failed ("terms", "termPage", "chunkPage", "meta",
-   * "text"), its id, its shard (meta and text) and its file. */
+   * "text", "pages": the page table of a question asked from a page), its id, its shard
+   * (meta and text) and its file. */
   part?: string;
   id?: number;
   shard?: number;

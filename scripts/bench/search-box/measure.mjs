@@ -70,11 +70,13 @@ async function visit(side) {
       for (let i = 1; i <= query.length; i++) {
         const typed = query.slice(0, i);
         if (typed.endsWith(" ")) continue; // a space alone changes no query's words
+        const before = { files: filesSoFar(), sent: sentSoFar() };
         const r =
           side === "pagefind"
             ? await page.evaluate((q) => window.bench.pagefindKey(q), typed)
             : await page.evaluate(([q, k]) => window.bench.lecternKey(q, k), [typed, side === "hybrid" ? 3 : 0]);
-        keys.push({ query: typed, ...r });
+        // What this keystroke fetched (files, bytes sent): the JSON report's per-key record.
+        keys.push({ query: typed, ...r, files: filesSoFar() - before.files, sent: sentSoFar() - before.sent });
         if (!first && r.rows > 0) {
           const files = server.log.filter((e) => !e.path.startsWith("/page/")).map((e) => ({ path: e.path, sent: e.sent }));
           first = { query: typed, bytes: sentSoFar(), files: files.length, ms: Date.now() - t0, byFile: files };

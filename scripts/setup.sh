@@ -27,12 +27,18 @@ setup_wasm() {
 }
 
 setup_browser() {
+  local sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
   if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     echo "setup: installing chromium and chromium-driver from Debian"
-    local sudo=""
-    [ "$(id -u)" = 0 ] || sudo="sudo"
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+  # A font with Chinese glyphs: the translated site's screenshots (tests/e2e/i18n.test.mjs)
+  # show boxes without one.
+  if [ ! -d /usr/share/fonts/truetype/wqy ]; then
+    echo "setup: installing a CJK font (fonts-wqy-microhei) from Debian"
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq fonts-wqy-microhei >/dev/null
   fi
 }
 

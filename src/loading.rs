@@ -30,10 +30,11 @@ pub enum Phase {
 
 /// Where loading is. The model's states carry the attempt they belong to (the first load is
 /// 1; each retry the next).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "kebab-case")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "LoadState"))]
 pub enum LoadState {
+    #[default]
     Opening,
     /// Keyword search works; the model has not started.
     Keyword,
@@ -61,6 +62,19 @@ pub struct Refused {
 }
 
 impl LoadState {
+    /// Whether semantic search is still on its way: loading has not reached the model yet,
+    /// or the model is downloading or being built. Not once it works, nor after it failed
+    /// (a retry is the reader's choice, not a promise).
+    pub fn semantic_coming(self) -> bool {
+        matches!(
+            self,
+            LoadState::Opening
+                | LoadState::Keyword
+                | LoadState::DownloadingModel { .. }
+                | LoadState::BuildingModel { .. }
+        )
+    }
+
     /// The state after `phase` (of model attempt `attempt`, for the model's phases), or why it
     /// is refused. A new attempt (a number above the last one's) may start from `keyword` or
     /// after a failure; within an attempt the order is download → build → hybrid, and a
@@ -164,6 +178,18 @@ mod tests {
     }
 
     #[test]
+    fn semantic_search_is_coming_until_the_model_works_or_fails() {
+        for state in [Opening, Keyword, DownloadingModel { attempt: 1 }, BuildingModel { attempt: 2 }] {
+            assert!(state.semantic_coming(), "{state:?}");
+        }
+        for state in [Hybrid { attempt: 1 }, ModelFailed { attempt: 1 }] {
+            assert!(!state.semantic_coming(), "{state:?}");
+        }
+        // A retry after a failure is on its way again.
+        assert!(ModelFailed { attempt: 1 }.apply(Phase::Model, Some(2)).is_ok_and(LoadState::semantic_coming));
+    }
+
+    #[test]
     fn phases_and_states_are_serialised_as_the_page_reads_them() {
         assert_eq!(serde_json::to_value(Phase::ModelFailed).ok(), Some("model-failed".into()));
         assert_eq!(serde_json::to_value(Phase::LexicalReady).ok(), Some("lexical-ready".into()));
@@ -171,5 +197,9 @@ mod tests {
             serde_json::to_value(DownloadingModel { attempt: 2 }).ok(),
             Some(serde_json::json!({"state": "downloading-model", "attempt": 2}))
         );
+        // The worker hands the state back to the core (the search's `Retriever`) as it got it.
+        let failed = serde_json::json!({"state": "model-failed", "attempt": 1});
+        assert_eq!(serde_json::from_value::<LoadState>(failed).ok(), Some(ModelFailed { attempt: 1 }));
+        assert_eq!(serde_json::from_value::<LoadState>(serde_json::json!({"state": "keyword"})).ok(), Some(Keyword));
     }
 }

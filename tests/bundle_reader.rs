@@ -54,12 +54,16 @@ fn bundle(n: usize) -> BundleOutput {
 }
 
 fn bundle_laid_out(n: usize, dense_parts: DenseParts) -> BundleOutput {
+    bundle_in(n, dense_parts, None)
+}
+
+fn bundle_in(n: usize, dense_parts: DenseParts, language: Option<&str>) -> BundleOutput {
     let chunks = chunks(n);
     write_bundle(BundleInput {
         chunks: &chunks,
         model_fingerprint: FINGERPRINT,
         dims: DIMS,
-        site: SiteInfo { base_url: "/".into(), site_url: None, language: None },
+        site: SiteInfo { base_url: "/".into(), site_url: None, language: language.map(str::to_string) },
         pages: n,
         model_files: None,
         text_shard_bytes: 300,
@@ -98,7 +102,7 @@ fn round_trips_and_searches() {
     loaded.manifest.check_model(FINGERPRINT).expect("same model");
 
     let mut search = HybridSearch::new(loaded.chunks, loaded.lexical).expect("consistent");
-    search.attach_dense(loaded.dense).expect("consistent");
+    search.attach_dense(loaded.dense.expect("a dense index")).expect("consistent");
     let query = unit(9);
     let results = search.search("PID control", Some(&query), &SearchOptions { k: 5, ..Default::default() }).unwrap();
     assert_eq!(results.mode_used, SearchMode::Hybrid);
@@ -118,7 +122,10 @@ fn file_names_are_content_addressed() {
     let b = bundle(10);
     assert_eq!(a.manifest, b.manifest, "the same input gives the same bundle");
     let c = bundle(11);
-    assert_ne!(a.manifest.files.dense.name, c.manifest.files.dense.name);
+    assert_ne!(
+        a.manifest.files.dense.as_ref().expect("a dense index").name,
+        c.manifest.files.dense.as_ref().expect("a dense index").name
+    );
 }
 
 #[test]
@@ -146,7 +153,7 @@ fn a_dense_index_in_parts_round_trips_and_says_which_readers_can_open_it() {
     let loaded = load_dir(&dir).expect("loads");
     assert_eq!(loaded.manifest.files.dense_layout, DenseLayout::Parts);
     let mut search = HybridSearch::new(loaded.chunks, loaded.lexical).expect("consistent");
-    search.attach_dense(loaded.dense).expect("consistent");
+    search.attach_dense(loaded.dense.expect("a dense index")).expect("consistent");
     let results = search.search("PID control", Some(&unit(9)), &SearchOptions { k: 5, ..Default::default() }).unwrap();
     assert_eq!(results.mode_used, SearchMode::Hybrid);
     assert!(results.hits.iter().any(|h| h.index == 9), "the exact vector match is found");
@@ -163,6 +170,47 @@ fn a_dense_index_in_parts_round_trips_and_says_which_readers_can_open_it() {
 }
 
 #[test]
+fn a_bundle_in_a_language_the_model_does_not_suit_has_no_dense_index() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("bundle");
+    // The chunks come with vectors; a Chinese bundle still writes none.
+    let output = bundle_in(40, DenseParts::default(), Some("zh-CN"));
+    assert_eq!(output.manifest.files.dense_layout, DenseLayout::None);
+    assert!(output.manifest.files.dense.is_none());
+    assert!(output.files.iter().all(|(name, _)| !name.starts_with("dense")), "no dense file");
+    assert_eq!(output.manifest.format_version, FORMAT_VERSION, "a reader of format 3 refuses it");
+    let english = bundle_in(40, DenseParts::default(), Some("en"));
+    let bytes = |o: &BundleOutput| o.files.iter().map(|(_, b)| b.len()).sum::<usize>();
+    assert!(bytes(&output) < bytes(&english), "smaller without the vectors");
+    write_dir(&dir, &output).expect("writes dir");
+    let loaded = load_dir(&dir).expect("loads");
+    assert!(loaded.dense.is_none());
+    let search = HybridSearch::new(loaded.chunks, loaded.lexical).expect("consistent");
+    let results = search.search("PID control", None, &SearchOptions { k: 3, ..Default::default() }).unwrap();
+    assert_eq!(results.mode_used, SearchMode::Lexical, "searched by keywords");
+    assert!(!results.hits.is_empty());
+    let reader = BundleReader::with_manifest(loaded.manifest);
+    assert!(matches!(reader.dense(&[]), Err(BundleError::Inconsistent(_))), "nothing to read");
+
+    // A layout without a dense index that lists one, or the other way round, is inconsistent;
+    // so is one that claims a format before version 4.
+    rewrite_manifest(&dir, |m| {
+        m["files"]["dense"] = serde_json::json!({"name": "dense.x.bin", "bytes": 1, "sha256": "00"})
+    });
+    assert!(matches!(load_dir(&dir), Err(BundleError::Inconsistent(_))));
+    rewrite_manifest(&dir, |m| {
+        m["files"].as_object_mut().map(|f| f.remove("dense"));
+        m["format_version"] = 3.into();
+    });
+    assert!(matches!(load_dir(&dir), Err(BundleError::Inconsistent(_))));
+    write_dir(&dir, &bundle(5)).expect("writes dir");
+    rewrite_manifest(&dir, |m| {
+        m["files"].as_object_mut().map(|f| f.remove("dense"));
+    });
+    assert!(matches!(load_dir(&dir), Err(BundleError::Inconsistent(_))), "a single layout needs its file");
+}
+
+#[test]
 fn wrong_model_is_refused() {
     let (_tmp, dir) = written(5);
     let loaded = load_dir(&dir).unwrap();
@@ -175,7 +223,7 @@ fn wrong_model_is_refused() {
 fn missing_truncated_and_corrupt_files_are_refused() {
     let (_tmp, dir) = written(12);
     let manifest = Manifest::parse(&std::fs::read(dir.join(MANIFEST_FILE)).unwrap()).expect("parses");
-    let dense = dir.join(&manifest.files.dense.name);
+    let dense = dir.join(&manifest.files.dense.as_ref().expect("a dense index").name);
     let original = std::fs::read(&dense).unwrap();
 
     std::fs::write(&dense, &original[..original.len() - 3]).unwrap();
@@ -339,7 +387,7 @@ fn load_mutated(output: &BundleOutput, file: usize, mutate: impl FnOnce(&mut Vec
     })?;
     // Whatever loads must also search without panicking.
     if let Ok(mut search) = HybridSearch::new(loaded.chunks, loaded.lexical) {
-        if search.attach_dense(loaded.dense).is_ok() {
+        if loaded.dense.is_some_and(|dense| search.attach_dense(dense).is_ok()) {
             let _ = search.search("ros topics pid", Some(&unit(3)), &SearchOptions::default());
         }
     }

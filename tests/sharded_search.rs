@@ -176,7 +176,7 @@ fn a_keyword_search_fetches_only_its_shards_and_ranks_as_the_whole_index() {
 
     let whole = load_whole(&output);
     let mut full = HybridSearch::new(whole.chunks.clone(), whole.lexical).expect("consistent");
-    full.attach_dense(whole.dense).expect("dense");
+    full.attach_dense(whole.dense.expect("a dense index")).expect("dense");
 
     let options = [
         SearchOptions { k: 5, mode: SearchMode::Lexical, ..Default::default() },
@@ -219,7 +219,10 @@ fn a_keyword_search_fetches_only_its_shards_and_ranks_as_the_whole_index() {
             let unique: HashSet<&String> = fetched.iter().collect();
             assert_eq!(unique.len(), fetched.len(), "nothing is fetched twice");
             drop(fetched);
-            assert!(served.fetched(&manifest.files.dense.name) == 0, "keyword search never needs the vectors");
+            assert!(
+                served.fetched(&manifest.files.dense.as_ref().expect("a dense index").name) == 0,
+                "keyword search never needs the vectors"
+            );
         }
     }
 }
@@ -231,12 +234,12 @@ fn hybrid_search_over_shards_equals_the_whole_bundle() {
     let mut sharded = ShardedSearch::new(&output.manifest_json()).expect("manifest");
     let files = &output.manifest.files;
     sharded.attach_chunk_table(&served.get(&files.chunk_table.name)).expect("table");
-    let dense = sharded.read_dense(&served.get(&files.dense.name)).expect("dense");
+    let dense = sharded.read_dense(&served.get(&files.dense.as_ref().expect("a dense index").name)).expect("dense");
     sharded.search_mut().expect("ready").attach_dense(dense).expect("attaches");
 
     let whole = load_whole(&output);
     let mut full = HybridSearch::new(whole.chunks, whole.lexical).expect("consistent");
-    full.attach_dense(whole.dense).expect("dense");
+    full.attach_dense(whole.dense.expect("a dense index")).expect("dense");
     let question = "gripper servo firmware";
     fetch_all(&served, &mut sharded, |s| s.files_for_query(question, false));
     let options = SearchOptions { k: 5, ..Default::default() };
@@ -448,14 +451,14 @@ fn opened_in_parts() -> (Served, ShardedSearch, HybridSearch) {
     let files = served.output.manifest.files.clone();
     let mut sharded = ShardedSearch::new(&served.output.manifest_json()).expect("manifest");
     sharded.attach_chunk_table(&served.get(&files.chunk_table.name)).expect("table");
-    let head = sharded.read_dense(&served.get(&files.dense.name)).expect("head");
+    let head = sharded.read_dense(&served.get(&files.dense.as_ref().expect("a dense index").name)).expect("head");
     sharded.search_mut().expect("ready").attach_dense(head).expect("attaches");
 
     let whole_output = bundle_laid_out(400, 48, DenseParts::Never);
     assert_eq!(whole_output.manifest.files.dense_layout, DenseLayout::Single);
     let whole = load_whole(&whole_output);
     let mut full = HybridSearch::new(whole.chunks, whole.lexical).expect("consistent");
-    full.attach_dense(whole.dense).expect("dense");
+    full.attach_dense(whole.dense.expect("a dense index")).expect("dense");
     (served, sharded, full)
 }
 

@@ -9,7 +9,9 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$LECTERN_CACHE/target}"
 export PATH="$HOME/.cargo/bin:$PATH"
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 export LECTERN_MODEL_DIR="${LECTERN_MODEL_DIR:-$LECTERN_ROOT/.models/all-minilm-l6-v2}"
-LECTERN_BIN="$CARGO_TARGET_DIR/release/lectern"
+# LECTERN_BIN may be set to a copy of the CLI kept apart (another worktree's build can replace
+# the one in a shared target dir between a build and its use).
+LECTERN_BIN="${LECTERN_BIN:-$CARGO_TARGET_DIR/release/lectern}"
 
 # Flags Chromium needs here as root on a machine with no outside network.
 CHROMIUM_FLAGS=(--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking

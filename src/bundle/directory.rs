@@ -11,8 +11,9 @@ pub struct LoadedBundle {
     pub manifest: Manifest,
     pub chunks: Vec<ChunkMeta>,
     pub lexical: LexicalIndex,
-    /// Whole, or in parts with every part attached.
-    pub dense: AnyDenseIndex,
+    /// Whole, or in parts with every part attached; none in an index whose language the
+    /// model does not suit (searched by keywords only).
+    pub dense: Option<AnyDenseIndex>,
     /// Chunk texts, in chunk order.
     pub texts: Vec<String>,
 }
@@ -61,8 +62,11 @@ pub fn load_with(read: impl Fn(&str) -> Result<Vec<u8>, BundleError>) -> Result<
             texts.extend(reader.text_shard(&shard, &read(&shard.text.name)?, page)?);
         }
     }
-    let mut dense = reader.dense(&read(&files.dense.name)?)?;
-    if let (Some(index), Some(catalog)) = (dense.parts_mut(), &files.dense_parts) {
+    let mut dense = match &files.dense {
+        Some(entry) => Some(reader.dense(&read(&entry.name)?)?),
+        None => None,
+    };
+    if let (Some(index), Some(catalog)) = (dense.as_mut().and_then(AnyDenseIndex::parts_mut), &files.dense_parts) {
         // Part order attaches each partition's codes before its rows (the rows follow them).
         for (page, entry) in catalog.pages().iter().enumerate() {
             for part in catalog.read_page(page, &read(&entry.file.name)?)? {

@@ -19,7 +19,9 @@ use serde::{Deserialize, Serialize};
 /// index is one file is still written as version 2.
 /// Version 4: which chunk is on which page is a file of its own ([`Files::pages`]), fetched
 /// only by a search asked from a page, no longer in the chunk table every reader fetches at
-/// open (a version-3 reader would rank without the reader's page).
+/// open (a version-3 reader would rank without the reader's page); and a bundle may have no
+/// dense index ([`DenseLayout::None`]: its language is one the model does not suit,
+/// `search::semantic_search_fits`).
 pub const FORMAT_VERSION: u32 = 4;
 /// The oldest format version that reads a bundle with a page table of its own.
 pub const PAGE_TABLE_FORMAT_VERSION: u32 = 4;
@@ -98,8 +100,11 @@ pub struct Files {
     pub chunks: Catalog<ChunkShardEntry>,
     /// The dense index: with [`DenseLayout::Single`], int8 vectors and HNSW graph
     /// (`dense::DenseIndex` bytes); with [`DenseLayout::Parts`], the head of the index in
-    /// parts (`dense::partitioned`), fetched as the single file is.
-    pub dense: FileEntry,
+    /// parts (`dense::partitioned`), fetched as the single file is; none with
+    /// [`DenseLayout::None`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub dense: Option<FileEntry>,
     /// How the dense index is stored (absent: `single`, as in format version 2).
     #[serde(default, skip_serializing_if = "DenseLayout::is_single")]
     pub dense_layout: DenseLayout,
@@ -129,6 +134,9 @@ pub enum DenseLayout {
     Single,
     /// A head fetched with the model, and parts a question's vector names.
     Parts,
+    /// No dense index: the index's language is one the model does not suit
+    /// (`search::semantic_search_fits`), so it is searched by keywords and nothing is embedded.
+    None,
 }
 
 impl DenseLayout {
@@ -141,6 +149,7 @@ impl DenseLayout {
         match self {
             DenseLayout::Single => OLDEST_FORMAT_VERSION,
             DenseLayout::Parts => 3,
+            DenseLayout::None => 4,
         }
     }
 }
@@ -187,7 +196,7 @@ impl Manifest {
     /// Every file the manifest names itself, model files included (the shards are named by
     /// the catalog pages among these).
     pub fn all_files(&self) -> Vec<&FileEntry> {
-        let mut files = vec![&self.files.chunk_table, &self.files.dense];
+        let mut files: Vec<&FileEntry> = std::iter::once(&self.files.chunk_table).chain(&self.files.dense).collect();
         files.extend(self.files.pages.iter());
         files.extend(self.files.terms.pages().iter().map(|p| &p.file));
         files.extend(self.files.chunks.pages().iter().map(|p| &p.file));
@@ -201,7 +210,7 @@ impl Manifest {
         self.files.chunks.check()?;
         self.files.terms.check()?;
         match (self.files.dense_layout, &self.files.dense_parts) {
-            (DenseLayout::Single, None) => {}
+            (DenseLayout::Single | DenseLayout::None, None) => {}
             (DenseLayout::Parts, Some(parts)) if !parts.is_empty() => parts.check()?,
             (layout, parts) => {
                 return inconsistent(format!(
@@ -210,10 +219,18 @@ impl Manifest {
                 ))
             }
         }
+        if (self.files.dense_layout == DenseLayout::None) != self.files.dense.is_none() {
+            return inconsistent(format!(
+                "the dense layout is {:?} but the manifest {} a dense index",
+                self.files.dense_layout,
+                if self.files.dense.is_some() { "lists" } else { "lists no" }
+            ));
+        }
         if self.format_version < self.files.dense_layout.format_version() {
             return inconsistent(format!(
-                "format version {} cannot have a dense index in parts (version {} can)",
+                "format version {} cannot have a dense index laid out {:?} (version {} can)",
                 self.format_version,
+                self.files.dense_layout,
                 self.files.dense_layout.format_version()
             ));
         }

@@ -97,13 +97,21 @@ impl BundleReader {
     }
 
     /// The dense index from `manifest.files.dense`: whole, or the head of the index in parts
-    /// (no part attached yet), as the manifest's layout says.
+    /// (no part attached yet), as the manifest's layout says. An index without one (its
+    /// language is searched by keywords only) has nothing to read: `Inconsistent`.
     pub fn dense(&self, bytes: &[u8]) -> Result<AnyDenseIndex, BundleError> {
-        let entry = &self.manifest.files.dense;
+        let no_dense = || {
+            let language = self.manifest.site.language.as_deref().unwrap_or("en");
+            BundleError::Inconsistent(format!(
+                "the index has no dense index: its language ({language}) is searched by keywords only"
+            ))
+        };
+        let entry = self.manifest.files.dense.as_ref().ok_or_else(no_dense)?;
         entry.verify(bytes)?;
         let index = match self.manifest.files.dense_layout {
             DenseLayout::Single => AnyDenseIndex::Whole(DenseIndex::from_bytes(bytes).map_err(|e| corrupt(entry, e))?),
             DenseLayout::Parts => AnyDenseIndex::Parts(PartitionedIndex::open(bytes).map_err(|e| corrupt(entry, e))?),
+            DenseLayout::None => return Err(no_dense()),
         };
         let part_count = index.parts().map(|p| p.part_count() as usize);
         let listed = self.manifest.files.dense_parts.as_ref().map(|c| c.part_count());

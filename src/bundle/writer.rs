@@ -16,6 +16,8 @@ use crate::lexical::{Document, IndexOptions, LexicalError, LexicalIndex};
 pub struct BundleChunk {
     pub meta: ChunkMeta,
     pub text: String,
+    /// One per window; none in a bundle whose language the model does not suit (it has no
+    /// dense index).
     pub vectors: Vec<Vec<f32>>,
 }
 
@@ -142,15 +144,20 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
     if let Some(bad) = vectors.iter().flatten().find(|v| v.len() != input.dims) {
         return Err(inconsistent(format!("a vector has {} values, expected {}", bad.len(), input.dims)));
     }
-    if let Some(chunk) = input.chunks.iter().find(|c| c.vectors.is_empty()) {
+    // In a language the model does not suit, the index is searched by keywords only: no
+    // dense index (and no vectors are needed).
+    let semantic = crate::search::semantic_search_fits(input.site.language.as_deref());
+    if let Some(chunk) = input.chunks.iter().find(|c| semantic && c.vectors.is_empty()) {
         return Err(inconsistent(format!("chunk {} has no vector", chunk.meta.chunk_id)));
     }
-    let dense_layout = input.dense_parts.layout(vectors.iter().map(Vec::len).sum());
+    let dense_layout =
+        if semantic { input.dense_parts.layout(vectors.iter().map(Vec::len).sum()) } else { DenseLayout::None };
     let (dense_file, dense_parts) = match dense_layout {
+        DenseLayout::None => (None, None),
         DenseLayout::Single => {
             let dense =
                 DenseIndex::from_item_embeddings(&vectors, &input.dense).map_err(|e| inconsistent(e.to_string()))?;
-            (add(FileKind::Dense, dense.to_bytes()), None)
+            (Some(add(FileKind::Dense, dense.to_bytes())), None)
         }
         DenseLayout::Parts => {
             let items = 0..input.chunks.len() as u32;
@@ -172,7 +179,7 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
             let parts: Vec<DensePartEntry> = (built.parts.into_iter().enumerate())
                 .map(|(part, bytes)| DensePartEntry { file: add(FileKind::DensePart, bytes), part })
                 .collect();
-            (head, Some(Catalog::write(&parts, &mut add)?))
+            (Some(head), Some(Catalog::write(&parts, &mut add)?))
         }
     };
 

@@ -152,11 +152,17 @@ pub struct SearchResults {
 }
 
 impl SearchResults {
-    /// A keyword-only answer to a search that `asked` for semantic search (the model has not
-    /// arrived yet) whose evidence is weak (`low`): semantic search would likely find a
-    /// better first source, so the answer should say so rather than look final.
-    pub fn provisional(&self, asked: SearchMode) -> bool {
-        asked == SearchMode::Hybrid && self.mode_used == SearchMode::Lexical && self.confidence == Confidence::Low
+    /// A keyword-only answer to a search that `asked` for semantic search, whose evidence is
+    /// weak (`low`), while semantic search is on its way (`semantic_coming`: the model suits
+    /// the index's language and has neither arrived nor failed): semantic search would likely
+    /// find a better first source soon, so the answer should say so rather than look final.
+    /// After the model failed, or where it does not suit the language, no better answer is
+    /// coming and none is promised.
+    pub fn provisional(&self, asked: SearchMode, semantic_coming: bool) -> bool {
+        semantic_coming
+            && asked == SearchMode::Hybrid
+            && self.mode_used == SearchMode::Lexical
+            && self.confidence == Confidence::Low
     }
 }
 
@@ -664,14 +670,25 @@ mod tests {
             mode_used,
             hits: Vec::new(),
         };
-        assert!(results(Confidence::Low, SearchMode::Lexical).provisional(SearchMode::Hybrid));
-        assert!(!results(Confidence::Medium, SearchMode::Lexical).provisional(SearchMode::Hybrid), "strong evidence");
-        assert!(!results(Confidence::None, SearchMode::Lexical).provisional(SearchMode::Hybrid), "a refusal");
+        let coming = true;
+        assert!(results(Confidence::Low, SearchMode::Lexical).provisional(SearchMode::Hybrid, coming));
         assert!(
-            !results(Confidence::Low, SearchMode::Lexical).provisional(SearchMode::Lexical),
+            !results(Confidence::Medium, SearchMode::Lexical).provisional(SearchMode::Hybrid, coming),
+            "strong evidence"
+        );
+        assert!(!results(Confidence::None, SearchMode::Lexical).provisional(SearchMode::Hybrid, coming), "a refusal");
+        assert!(
+            !results(Confidence::Low, SearchMode::Lexical).provisional(SearchMode::Lexical, coming),
             "keywords were asked for"
         );
-        assert!(!results(Confidence::Low, SearchMode::Hybrid).provisional(SearchMode::Hybrid), "semantic search ran");
+        assert!(
+            !results(Confidence::Low, SearchMode::Hybrid).provisional(SearchMode::Hybrid, coming),
+            "semantic search ran"
+        );
+        assert!(
+            !results(Confidence::Low, SearchMode::Lexical).provisional(SearchMode::Hybrid, false),
+            "semantic search is not coming: the model failed, or does not suit the language"
+        );
     }
 
     fn urls(search: &HybridSearch, options: &SearchOptions, question: &str) -> Vec<String> {

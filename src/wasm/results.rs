@@ -128,7 +128,8 @@ pub struct SearchResults<'a> {
     /// (`markUnavailable`): the search went without their terms, and its confidence is at
     /// most low. Empty: the search was whole.
     pub unavailable: Vec<NeededFile>,
-    /// Keyword search stood in for semantic search (the model has not arrived) and its
+    /// Keyword search stood in for semantic search while it is on its way (the model suits
+    /// the index's language and has neither arrived nor failed: `setLoadState`) and its
     /// evidence is weak: a better answer is likely once semantic search is ready.
     pub provisional: bool,
 }

@@ -16,6 +16,7 @@ use super::codes::Code;
 use super::convert::{from_js, to_js};
 use super::errors::{bundle_error, invalid_error, js_error, search_error};
 use super::results::{Hit, JsSearchOptions, MatchedPart, SearchResults, VectorQuery};
+use crate::loading::LoadState;
 use crate::query::{self, Mode};
 use crate::search::follow_ups;
 use crate::search::{
@@ -26,6 +27,9 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 pub struct Retriever {
     inner: ShardedSearch,
+    /// Where the runtime's loading is (the worker hands over each state of the loading
+    /// machine): with the index's language, it decides whether semantic search is coming.
+    load: LoadState,
 }
 
 #[wasm_bindgen]
@@ -34,7 +38,7 @@ impl Retriever {
     #[wasm_bindgen(constructor)]
     pub fn new(manifest: &[u8]) -> Result<Retriever, JsError> {
         let inner = ShardedSearch::new(manifest).map_err(|e| bundle_error(Code::IndexUnavailable, e))?;
-        Ok(Retriever { inner })
+        Ok(Retriever { inner, load: LoadState::Opening })
     }
 
     /// The parsed manifest, for the file names to fetch.
@@ -49,6 +53,24 @@ impl Retriever {
     #[wasm_bindgen(js_name = semanticSearchFits)]
     pub fn semantic_search_fits(&self) -> bool {
         self.inner.manifest().semantic_search_fits()
+    }
+
+    /// Tells the index where loading is (a `LoadState` from the loading machine, `Loading`):
+    /// a weak keyword answer is `provisional` only while semantic search is coming, which it
+    /// is not after the model failed nor for an index whose language the model does not suit.
+    #[wasm_bindgen(js_name = setLoadState)]
+    pub fn set_load_state(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "LoadState")] state: JsValue,
+    ) -> Result<(), JsError> {
+        self.load = from_js(state)?;
+        Ok(())
+    }
+
+    /// Whether semantic search is on its way: the model suits the language and has neither
+    /// arrived nor failed.
+    fn semantic_coming(&self) -> bool {
+        self.semantic_search_fits() && self.load.semantic_coming()
     }
 
     /// Verifies and loads the chunk table (`manifest.files.chunk_table`): keyword search
@@ -359,7 +381,7 @@ impl Retriever {
             .inner
             .search_follow_up(question, vector.as_deref(), context_vector.as_deref(), earlier, &options, &follow_up)
             .map_err(|e| sharded_error(Code::IndexUnavailable, e))?;
-        let provisional = found.provisional(options.mode);
+        let provisional = found.provisional(options.mode, self.semantic_coming());
         let indices: Vec<u32> = found.hits.iter().map(|h| h.index).collect();
         let hits = found
             .hits

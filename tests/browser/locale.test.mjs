@@ -1,7 +1,8 @@
 // A translated site's bundles (tests/fixtures/i18n-site, built by tests/browser/run.sh with
 // `lectern build`: English at the bundle's root, Simplified Chinese in zh-CN/), opened with
 // the JS API in headless Chromium: a Chinese question finds its section in the Chinese
-// bundle by keywords, and the model, which is English, is never fetched for it.
+// bundle by keywords, and the model, which is English, is never fetched for it (nor is
+// anything embedded for it: its bundle has no dense index).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -27,6 +28,7 @@ test("the Chinese locale's bundle answers a Chinese question by keywords, withou
       // Longer than the model's deferred start after an idle worker (model-load.js).
       await new Promise((resolve) => setTimeout(resolve, 1500));
       const log = await (await fetch("/__log")).json();
+      const manifest = await (await fetch(`${bundleUrl}manifest.json`)).json();
       lectern.close();
       return {
         info,
@@ -34,6 +36,8 @@ test("the Chinese locale's bundle answers a Chinese question by keywords, withou
         modeUsed: found.mode_used,
         mixed: mixed.chunks.map((c) => c.url),
         model,
+        dense: manifest.files.dense ?? null,
+        layout: manifest.files.dense_layout ?? null,
         fetched: log.map((entry) => entry.path).filter((p) => p.startsWith("/zhlocale/")),
       };
     },
@@ -45,7 +49,8 @@ test("the Chinese locale's bundle answers a Chinese question by keywords, withou
   assert.equal(value.modeUsed, "lexical");
   assert.match(value.mixed[0] ?? "", /\/zh-CN\/docs\/next\/battery$/, JSON.stringify(value.mixed));
   assert.deepEqual(value.model, { code: "MODEL_UNAVAILABLE", detail: "LANGUAGE" });
-  const modelOrVectors = value.fetched.filter((p) => /\/(model|tokenizer|words|dense-[a-z]+)\./.test(p));
+  assert.deepEqual([value.dense, value.layout], [null, "none"], "no dense index in the Chinese bundle");
+  const modelOrVectors = value.fetched.filter((p) => /\/(model|tokenizer|words|dense(-[a-z]+)?)\./.test(p));
   assert.deepEqual(modelOrVectors, [], "nothing of the model or the dense index is fetched");
   assert.ok(value.fetched.every((p) => p.includes("/bundle-i18n/zh-CN/")), "only the reader's locale's bundle is read");
 });

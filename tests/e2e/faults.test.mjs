@@ -212,6 +212,26 @@ for (const kind of ["404", "abort", "cut", "corrupt"]) {
   });
 }
 
+test("after the model failed, a weak keyword answer promises no better one, and nothing offers to ask again", async (t) => {
+  // The question whose keyword answer is provisional while the model loads
+  // (provisional.test.mjs): once the model has failed, semantic search is not coming.
+  const WEAK = "Which combinations of publisher and subscriber settings refuse to connect?";
+  const { page } = await fresh(t);
+  env.site.setFault(MODEL, "404");
+  await openDocs(page, env);
+  await openPanel(page);
+  await page.waitForFunction(modelFailed, null, { timeout: HUNG_MS });
+  const asked = Date.now();
+  await ask(page, WEAK, { wait: false });
+  await settle(t, page, "model-failed-weak-answer", answered, { since: asked, arg: 1 });
+  const answer = lastAnswer(page);
+  assert.match(await answer.locator(".lectern-confidence").innerText(), /Low confidence/, "weak evidence, as while loading");
+  assert.equal(await answer.locator('[data-lectern-note="KEYWORD_ONLY"]').count(), 0, "no better answer is promised");
+  assert.doesNotMatch(await answer.innerText(), /better answer/i);
+  assert.equal(await page.locator("[data-lectern-ask-again]").count(), 0);
+  assert.match(await page.locator('[data-lectern-status="model-failed"]').innerText(), /keyword search/i, "the failure is told once, by the status line");
+});
+
 for (const kind of ["404", "corrupt"]) {
   test(`a word-table shard ${kind === "404" ? "missing" : "corrupt"}: reported once, keyword answers, not fetched again`, async (t) => {
     const { page } = await fresh(t);
@@ -426,6 +446,7 @@ test("dark mode: a partial answer's note, the model's failure and its details re
   await settle(t, page, "dark-partial", answered, { since: asked, arg: 1 });
   const answer = lastAnswer(page);
   assert.match(await answer.locator('.lectern-note[data-lectern-note="PARTIAL_SEARCH"]').innerText(), /search index could not be loaded/);
+  assert.equal(await answer.locator('[data-lectern-note="KEYWORD_ONLY"]').count(), 0, "no promise of a better answer once the model failed");
   assert.match(await page.locator('[data-lectern-status="model-failed"]').innerText(), /keyword search/i);
   // The site owner's details, opened: the code and the technical text, still on the dark panel.
   const details = page.locator('[data-lectern-status="model-failed"] details');

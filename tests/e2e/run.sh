@@ -2,7 +2,7 @@
 # End-to-end tests of the Lectern widget and Docusaurus plugin (issue 7). Builds what they
 # need — the lectern CLI, the browser runtime (pkg/), the example site with the plugin (and,
 # for the page-weight test, without it; and with Turnstile on: protected.config.mjs), the
-# small versioned fixture (versioned-site/) —
+# small versioned fixture (versioned-site/) and the translated one (../fixtures/i18n-site) —
 # then runs the plugin's unit tests and the
 # Playwright tests in headless Chromium. Idempotent. Screenshots: tests/e2e/artifacts/.
 #
@@ -48,29 +48,32 @@ build_site() { # OUT_DIR LOG [docusaurus args...]
 }
 
 versioned="$work/versioned"
-# The small versioned fixture (tests/e2e/versioned-site): Docusaurus and the plugin come from
-# the example site's node_modules (linked into the fixture's, ignored by git), the runtime
-# from pkg/.
-build_versioned() {
-  local log="$work/versioned-build.log"
+i18n="$work/i18n"
+# A small fixture site built by Docusaurus with the plugin: Docusaurus and the plugin come
+# from the example site's node_modules (linked into the fixture's, ignored by git), the
+# runtime from pkg/. The versioned fixture (tests/e2e/versioned-site) and the translated one
+# (tests/fixtures/i18n-site, with tests/e2e/i18n.config.mjs: every locale in one build).
+build_fixture() { # SITE_DIR OUT_DIR LOG [docusaurus args...]
+  local dir="$1" out="$2" log="$3"
+  shift 3
   # Docusaurus resolves React from the site's folder: a node_modules of links to the
   # example's packages (a folder of its own, for the caches Docusaurus and the plugin keep).
-  local modules="$LECTERN_ROOT/$here/versioned-site/node_modules"
+  local modules="$LECTERN_ROOT/$dir/node_modules"
   mkdir -p "$modules"
   for entry in "$LECTERN_ROOT"/www/example/node_modules/* "$LECTERN_ROOT"/www/example/node_modules/.bin; do
     ln -sfn "$entry" "$modules/$(basename "$entry")"
   done
   # Built from its own folder, so that Docusaurus keeps its caches there, apart from the
   # example's.
-  if ! (cd "$here/versioned-site" && LECTERN_ENDPOINT=/api/llm/v1/chat/completions LECTERN_RUNTIME_DIR="$LECTERN_ROOT/pkg" NO_UPDATE_NOTIFIER=1 \
-    npx docusaurus build --out-dir "$versioned") >"$log" 2>&1; then
+  if ! (cd "$dir" && LECTERN_ENDPOINT=/api/llm/v1/chat/completions LECTERN_RUNTIME_DIR="$LECTERN_ROOT/pkg" NO_UPDATE_NOTIFIER=1 \
+    npx docusaurus build --out-dir "$out" "$@") >"$log" 2>&1; then
     cat "$log"
     exit 1
   fi
   grep -h '^\[lectern\]' "$log" || true
 }
 
-if [ "${LECTERN_E2E_SKIP_BUILD:-}" = 1 ] && [ -f "$site/index.html" ] && [ -f "$work/canary" ] && [ -f "$versioned/404.html" ] && [ -f "$protected/index.html" ]; then
+if [ "${LECTERN_E2E_SKIP_BUILD:-}" = 1 ] && [ -f "$site/index.html" ] && [ -f "$work/canary" ] && [ -f "$versioned/404.html" ] && [ -f "$i18n/zh-CN/404.html" ] && [ -f "$protected/index.html" ]; then
   canary="$(cat "$work/canary")"
 else
   step "e2e: docusaurus build of the example site, with the plugin"
@@ -87,7 +90,12 @@ else
 
   step "e2e: docusaurus build of the versioned fixture"
   start=$SECONDS
-  build_versioned
+  build_fixture "$here/versioned-site" "$versioned" "$work/versioned-build.log"
+  echo "  built in $((SECONDS - start)) s"
+
+  step "e2e: docusaurus build of the translated fixture (English and Chinese)"
+  start=$SECONDS
+  build_fixture tests/fixtures/i18n-site "$i18n" "$work/i18n-build.log" --config "$LECTERN_ROOT/$here/i18n.config.mjs"
   echo "  built in $((SECONDS - start)) s"
 
   # The baseline does not depend on the widget: rebuilt only when the example site changes.
@@ -101,6 +109,6 @@ else
 fi
 
 step "e2e: Playwright in headless Chromium"
-LECTERN_E2E_SITE="$site" LECTERN_E2E_PROTECTED="$protected" LECTERN_E2E_BASELINE="$baseline" LECTERN_E2E_VERSIONED="$versioned" LECTERN_E2E_ARTIFACTS="$artifacts" \
+LECTERN_E2E_SITE="$site" LECTERN_E2E_PROTECTED="$protected" LECTERN_E2E_BASELINE="$baseline" LECTERN_E2E_VERSIONED="$versioned" LECTERN_E2E_I18N="$i18n" LECTERN_E2E_ARTIFACTS="$artifacts" \
   LECTERN_E2E_CANARY="$canary" node --test --test-concurrency=1 "$@" ${LECTERN_E2E_TESTS:-"$here"/*.test.mjs}
 echo "e2e: screenshots and page-weight.json in $artifacts"

@@ -35,6 +35,9 @@ export function loadModel() {
   state.model = (async () => {
     const started = performance.now();
     const { model, files } = state.manifest;
+    // An index in a language the model does not suit has no dense index (never asked for:
+    // the worker does not load the model for it).
+    if (!files.dense) throw codedError("MODEL_UNAVAILABLE", "The index has no dense index: its language is searched by keywords", "LANGUAGE");
     const modelUrl = state.options.modelUrl ?? (model.weights && fileUrl(model.weights));
     const tokenizerUrl = state.options.tokenizerUrl ?? (model.tokenizer && fileUrl(model.tokenizer));
     if (!modelUrl || !tokenizerUrl) {

@@ -2,11 +2,14 @@
 // told about loading (each phase's bytes, lexical-ready, model-init, hybrid-ready,
 // model-failed) passes through this one path, and through the core's loading machine
 // (src/loading.rs, `Loading`) first: an event that cannot come now — a late byte count of a
-// model download that already failed, an event of an earlier attempt — is not sent.
+// model download that already failed, an event of an earlier attempt — is not sent. The
+// index is told each new state too: the core decides from it whether a weak keyword answer
+// promises a better one (only while semantic search is coming).
 
 import { Loading } from "./lectern_core.js";
-import { emit } from "./rpc.js";
+import { emit, inWasm } from "./rpc.js";
 import { plain } from "./errors.js";
+import { state } from "./worker-state.js";
 
 /** The machine, made once the core module has started (the first event comes after that). */
 let loading = null;
@@ -15,12 +18,15 @@ let loading = null;
  * ProgressEvent) if the loading machine takes it; returns whether it was told. */
 export function progress(event) {
   loading ??= new Loading();
+  let next;
   try {
-    loading.apply(event.phase, event.attempt);
+    next = loading.apply(event.phase, event.attempt);
   } catch (e) {
     console.debug("Lectern: a progress event out of order was dropped", event, e?.technical ?? e);
     return false;
   }
+  // Opened before lexical-ready, so the index hears every state from keyword on.
+  if (state.retriever) inWasm(() => state.retriever.setLoadState(next));
   emit("progress", event);
   return true;
 }

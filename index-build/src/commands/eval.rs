@@ -211,8 +211,13 @@ pub fn run(args: EvalArgs) -> CommandResult {
         let sections = chunks.iter().zip(&texts).map(|(c, t)| (c, t.as_str()));
         lexical = lectern::bundle::lexical_index(sections, options)?;
     }
+    // An index in a language the model does not suit has no dense index: it is evaluated by
+    // keywords only, as the browser searches it.
+    let keyword_only = dense.is_none();
     let mut search = HybridSearch::new(chunks, lexical)?;
-    search.attach_dense(dense)?;
+    if let Some(dense) = dense {
+        search.attach_dense(dense)?;
+    }
     let defaults = SearchOptions::default();
     let options = SearchOptions {
         candidates: t.candidates.unwrap_or(defaults.candidates),
@@ -253,6 +258,11 @@ pub fn run(args: EvalArgs) -> CommandResult {
         .into());
     }
     let modes: &[SearchMode] = match args.mode {
+        _ if keyword_only => {
+            let language = manifest.site.language.as_deref().unwrap_or("en");
+            eprintln!("eval: the index is in {language}, which the model does not suit: keyword search only");
+            &[SearchMode::Lexical]
+        }
         ModeArg::Lexical => &[SearchMode::Lexical],
         ModeArg::Dense => &[SearchMode::Dense],
         ModeArg::Hybrid => &[SearchMode::Hybrid],
@@ -260,7 +270,7 @@ pub fn run(args: EvalArgs) -> CommandResult {
     };
     if args.follow_ups {
         let modes: &[SearchMode] = match args.mode {
-            ModeArg::All => &[SearchMode::Lexical, SearchMode::Hybrid],
+            ModeArg::All if !keyword_only => &[SearchMode::Lexical, SearchMode::Hybrid],
             _ => modes,
         };
         return print_follow_ups(&mut evaluator, &all, modes, &options, &args.target);

@@ -112,7 +112,7 @@ pub fn run(args: SearchArgs) -> CommandResult {
         ModeArg::Dense => SearchMode::Dense,
         ModeArg::Lexical => SearchMode::Lexical,
         // The browser's rule: an index in a language the model does not suit is searched by
-        // keywords (search::semantic_search_fits); `--mode dense` still asks the model.
+        // keywords (search::semantic_search_fits), and has no dense index for `--mode dense`.
         ModeArg::Hybrid if !bundle.manifest.semantic_search_fits() => SearchMode::Lexical,
         ModeArg::Hybrid => SearchMode::Hybrid,
     };
@@ -120,6 +120,14 @@ pub fn run(args: SearchArgs) -> CommandResult {
     let follow_up = FollowUpOptions::default();
     // The vectors the search uses: the question's, each earlier question's, and the question
     // after them (none for a keyword search).
+    if mode == SearchMode::Dense && bundle.dense.is_none() {
+        let language = bundle.manifest.site.language.as_deref().unwrap_or("en");
+        return Err(format!(
+            "{} has no dense index: its language ({language}) is searched by keywords only (--mode lexical or hybrid)",
+            args.index.display()
+        )
+        .into());
+    }
     let embedder = match mode {
         SearchMode::Lexical => None,
         _ => {
@@ -132,7 +140,9 @@ pub fn run(args: SearchArgs) -> CommandResult {
     let query_vector = embed(question)?;
     let LoadedBundle { chunks, lexical, dense, texts, .. } = bundle;
     let mut search = HybridSearch::new(chunks, lexical)?;
-    search.attach_dense(dense)?;
+    if let Some(dense) = dense {
+        search.attach_dense(dense)?;
+    }
     let options = SearchOptions {
         k: args.k,
         mode,

@@ -30,6 +30,10 @@ pub struct SiteArgs {
     /// `<baseUrl><locale>/`) instead of the default one.
     #[arg(long)]
     pub locale: Option<String>,
+    /// With --locale: the URL prefix of its pages when it is not `<baseUrl><locale>/` (the
+    /// `baseUrl` Docusaurus builds that locale under, as docusaurus-plugin-lectern passes it).
+    #[arg(long, requires = "locale")]
+    pub locale_base_url: Option<String>,
     /// Do not run Node on the config; read plain settings from its text.
     #[arg(long)]
     pub no_node: bool,
@@ -49,6 +53,7 @@ impl SiteArgs {
             route_base_path: self.route_base_path.clone(),
             versions: self.versions.clone(),
             locale: self.locale.clone(),
+            locale_base_url: self.locale_base_url.clone(),
             skip_node: self.no_node,
             site_config: self.site_config.clone(),
             ..Overrides::default()

@@ -3,12 +3,14 @@
 //! journalled there), writes the bundle atomically, and sums up what was done. `lectern
 //! build` runs it, and `lectern eval` on a site folder.
 
+use super::pipeline::{without_vectors, EmbeddedChunk};
 use super::{embed_chunks, ChunkEmbedder, EmbedJournal, EmbedProgress, EmbedStats, PreviousVectors};
 use crate::llms::LlmsSummary;
 use crate::site::SiteReport;
 use lectern::bundle::{self, BundleChunk, BundleInput, DenseParts, ModelFileBytes, SiteInfo};
 use lectern::dense::DenseIndexConfig;
 use lectern::lexical::IndexOptions;
+use lectern::search::semantic_search_fits;
 use std::path::{Path, PathBuf};
 
 /// Target sizes of the bundle's shards, in bytes, whether the dense index may get a graph
@@ -98,7 +100,7 @@ impl LocaleSummary {
             embedded: built.embedding.embedded,
             reused: built.embedding.reused,
             total_bytes: built.total_bytes,
-            semantic_search: lectern::search::semantic_search_fits(Some(&report.locale.name)),
+            semantic_search: semantic_search_fits(Some(&report.locale.name)),
         }
     }
 }
@@ -130,6 +132,14 @@ pub fn build_bundle(
         )
         .into());
     }
+    // A locale whose language the model does not suit is searched by keywords only: nothing
+    // is embedded, and its bundle has no dense index (search::semantic_search_fits).
+    if !semantic_search_fits(Some(&report.locale.name)) {
+        let chunks = without_vectors(&report.chunks, embedder)?;
+        let embedded =
+            Embedded { chunks, stats: EmbedStats::default(), not_reused: None, resumed: 0, journal_error: None };
+        return finish(report, embedder, model_files, out, shards, embedded);
+    }
     let mut previous = PreviousVectors::load(out, embedder.fingerprint());
     let (mut journal, journaled) = EmbedJournal::open(out, embedder.fingerprint(), embedder.dims());
     let resumed = journaled.len();
@@ -138,7 +148,33 @@ pub fn build_bundle(
         embed_chunks(&report.chunks, embedder, &previous, progress, |hash, vectors| journal.record(hash, vectors))?;
     let journal_error = journal.error.take();
     drop(journal);
-    let chunks: Vec<BundleChunk> = embedded.into_iter().map(BundleChunk::from).collect();
+    let not_reused = if stats.reused == 0 { previous.not_reused.clone() } else { None };
+    let embedded = Embedded { chunks: embedded, stats, not_reused, resumed, journal_error };
+    finish(report, embedder, model_files, out, shards, embedded)
+}
+
+/// What embedding gave a build: the chunks in order (with their vectors, or none in a
+/// keyword-only language) and how it went.
+struct Embedded<'a> {
+    chunks: Vec<EmbeddedChunk<'a>>,
+    stats: EmbedStats,
+    /// Why no vector of the previous build could be reused, if none was.
+    not_reused: Option<String>,
+    resumed: usize,
+    journal_error: Option<String>,
+}
+
+/// Writes the bundle of `embedded`'s chunks to `out`, and sums up the build.
+fn finish(
+    report: &SiteReport,
+    embedder: &(dyn ChunkEmbedder + Sync),
+    model_files: Option<ModelFileBytes<'_>>,
+    out: &Path,
+    shards: ShardSizes,
+    embedded: Embedded<'_>,
+) -> Result<BuildSummary, Box<dyn std::error::Error>> {
+    let Embedded { chunks, stats, not_reused, resumed, journal_error } = embedded;
+    let chunks: Vec<BundleChunk> = chunks.into_iter().map(BundleChunk::from).collect();
     let output = bundle::write_bundle(BundleInput {
         chunks: &chunks,
         model_fingerprint: embedder.fingerprint(),
@@ -169,7 +205,7 @@ pub fn build_bundle(
         pages: report.pages.len(),
         chunks: chunks.len(),
         characters: output.manifest.counts.characters,
-        full_rebuild_reason: if stats.reused == 0 { previous.not_reused.clone() } else { None },
+        full_rebuild_reason: not_reused,
         resumed,
         journal_error,
         embedding: stats,

@@ -112,11 +112,16 @@ fn every_locale_gets_its_bundle_and_a_chinese_question_finds_its_section() {
     };
     let (en, zh) = (read("en"), read("zh-CN"));
     assert_eq!((en.locale.bundle_dir(&out), zh.locale.bundle_dir(&out)), (out.clone(), out.join("zh-CN")));
-    build_bundle(&zh, &embedder, None, &zh.locale.bundle_dir(&out), ShardSizes::default(), |_| {}).unwrap();
-    // The default locale's bundle is written around the other's, which stays (and is reused).
-    build_bundle(&en, &embedder, None, &out, ShardSizes::default(), |_| {}).unwrap();
-    let again = build_bundle(&zh, &embedder, None, &out.join("zh-CN"), ShardSizes::default(), |_| {}).unwrap();
-    assert_eq!(again.embedding.embedded, 0, "the Chinese bundle survived the English rewrite");
+    let built = build_bundle(&zh, &embedder, None, &zh.locale.bundle_dir(&out), ShardSizes::default(), |_| {}).unwrap();
+    // Chinese is searched by keywords only: nothing is embedded for it.
+    assert_eq!((built.embedding.embedded, built.embedding.vectors), (0, 0));
+    assert!(built.files.iter().all(|f| !f.name.starts_with("dense")), "no dense index");
+    // The default locale's bundle is written around the other's, which stays.
+    let zh_manifest = std::fs::read(out.join("zh-CN").join(lectern::bundle::MANIFEST_FILE)).unwrap();
+    let english = build_bundle(&en, &embedder, None, &out, ShardSizes::default(), |_| {}).unwrap();
+    assert!(english.embedding.embedded > 0, "English is embedded");
+    let kept = std::fs::read(out.join("zh-CN").join(lectern::bundle::MANIFEST_FILE)).unwrap();
+    assert_eq!(kept, zh_manifest, "the Chinese bundle survived the English rewrite");
 
     let english = load_dir(&out).unwrap();
     assert_eq!(english.manifest.site.language.as_deref(), Some("en"));
@@ -125,6 +130,7 @@ fn every_locale_gets_its_bundle_and_a_chinese_question_finds_its_section() {
     assert_eq!(chinese.manifest.site.language.as_deref(), Some("zh-CN"));
     assert_eq!(chinese.manifest.site.base_url, "/zh-CN/");
     assert!(!chinese.manifest.semantic_search_fits(), "the model is English: Chinese is searched by keywords");
+    assert!(chinese.dense.is_none() && english.dense.is_some());
     assert!(chinese.chunks.iter().all(|c| c.url.starts_with("/zh-CN/docs/")));
 
     // "The bucket is stuck: which screw do I turn?", in the reader's words, not the heading's.

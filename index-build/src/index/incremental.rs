@@ -37,7 +37,9 @@ impl PreviousVectors {
             };
         }
         let by_hash = match &bundle.dense {
-            AnyDenseIndex::Whole(dense) => bundle
+            // A bundle in a language the model does not suit has no vectors to reuse.
+            None => HashMap::new(),
+            Some(AnyDenseIndex::Whole(dense)) => bundle
                 .chunks
                 .iter()
                 .enumerate()
@@ -47,7 +49,7 @@ impl PreviousVectors {
                 })
                 .collect(),
             // In parts, only a section's first copy has rows; its copies share its hash.
-            AnyDenseIndex::Parts(dense) => {
+            Some(AnyDenseIndex::Parts(dense)) => {
                 let mut by_hash: HashMap<String, Vec<Vec<f32>>> = HashMap::new();
                 for (item, vector) in dense.attached_vectors() {
                     if let Some(chunk) = bundle.chunks.get(item as usize) {

@@ -1,6 +1,7 @@
 //! Embeds a site's chunks: reuses vectors whose content hash is unchanged, embeds the rest
 //! in length-sorted batches (padding is per batch, so similar lengths waste least). A chunk
 //! longer than the model's window is embedded as overlapping windows (`Embedder::windows`).
+//! In a language the model does not suit, nothing is embedded (`without_vectors`).
 
 use super::{ChunkEmbedder, EmbedProgress, PreviousVectors};
 use crate::site::Chunk;
@@ -54,6 +55,24 @@ impl From<EmbeddedChunk<'_>> for BundleChunk {
         };
         BundleChunk { meta, text: chunk.text.clone(), vectors }
     }
+}
+
+/// Each chunk with the content hash of what would be embedded for it and no vector: for an
+/// index in a language the model does not suit (`search::semantic_search_fits`), searched by
+/// keywords only. The hashes are those `embed_chunks` gives, so nothing changes for a chunk
+/// whose text is unchanged should its language come to be embedded.
+pub fn without_vectors<'a>(
+    chunks: &'a [Chunk],
+    embedder: &(dyn ChunkEmbedder + Sync),
+) -> Result<Vec<EmbeddedChunk<'a>>, EmbedError> {
+    chunks
+        .iter()
+        .map(|chunk| {
+            let windows = embedder.windows(&chunk.heading_path, &chunk.text)?;
+            let hash = chunk_content_hash(embedder.fingerprint(), &windows.join("\u{1e}"));
+            Ok(EmbeddedChunk { chunk, hash, vectors: Vec::new() })
+        })
+        .collect()
 }
 
 /// Content hash and vectors of each chunk, in chunk order. `progress` is told how far

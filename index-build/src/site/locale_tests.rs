@@ -68,3 +68,27 @@ fn an_unknown_locale_is_refused_with_the_site_s_locales() {
     let error = read_site(&fixture(), &overrides).map(|_| ()).unwrap_err().to_string();
     assert!(error.contains("\"fr\"") && error.contains("en, zh-CN"), "{error}");
 }
+
+#[test]
+fn the_locale_base_url_docusaurus_computed_is_taken_as_it_is() {
+    // docusaurus-plugin-lectern, inside Docusaurus's zh-CN build: the site's baseUrl is then
+    // already the locale's, and the prefix must not be added twice (tests/e2e/i18n.test.mjs).
+    let overrides = Overrides {
+        locale: Some("zh-CN".into()),
+        base_url: Some("/zh-CN/".into()),
+        locale_base_url: Some("/zh-CN/".into()),
+        skip_node: true,
+        ..Overrides::default()
+    };
+    let report = read_site(&fixture(), &overrides).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report.base_url, "/zh-CN/");
+    assert!(
+        report.pages.iter().all(|p| p.url.starts_with("/zh-CN/docs/")),
+        "{:?}",
+        report.pages.iter().map(|p| &p.url).collect::<Vec<_>>()
+    );
+    // A locale served elsewhere (`i18n.localeConfigs[locale].baseUrl`).
+    let overrides = Overrides { locale_base_url: Some("/chinese".into()), ..overrides };
+    let report = read_site(&fixture(), &overrides).unwrap_or_else(|e| panic!("{e}"));
+    assert!(report.pages.iter().all(|p| p.url.starts_with("/chinese/docs/")));
+}

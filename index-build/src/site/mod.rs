@@ -62,7 +62,10 @@ pub fn read_site(root: &Path, overrides: &Overrides) -> Result<SiteReport, SiteE
         return Err(SiteError::NoDocsPlugin);
     }
     let locale = site.i18n.locale(overrides.locale.as_deref()).map_err(SiteError::UnknownLocale)?;
-    site.base_url = locale.base_url(&site.base_url);
+    site.base_url = match &overrides.locale_base_url {
+        Some(url) => permalink::normalize_base_url(url),
+        None => locale.base_url(&site.base_url),
+    };
     let mut notes = site.notes.clone();
     let mut untranslated = 0;
     let mut skipped = Vec::new();

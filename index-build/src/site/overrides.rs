@@ -24,6 +24,10 @@ pub struct Overrides {
     /// Read this locale (its translated docs, its URLs under `<baseUrl><locale>/`) instead
     /// of the default one.
     pub locale: Option<String>,
+    /// The URL prefix of that locale's pages when it is not `<baseUrl><locale>/`: what
+    /// Docusaurus computed for it (`i18n.localeConfigs[locale].baseUrl`, which a site may set),
+    /// as docusaurus-plugin-lectern passes it.
+    pub locale_base_url: Option<String>,
     /// Do not run Node on the config; read plain settings from its text.
     pub skip_node: bool,
     /// The config as docusaurus-plugin-lectern summarised it from what Docusaurus loaded

@@ -117,14 +117,18 @@ function progressMessage(line) {
  * Runs `lectern build <siteDir> --out <outDir> --json` with the site's own baseUrl and
  * trailingSlash and, as `--site-config`, the summary of the config Docusaurus has loaded
  * (so the CLI evaluates nothing), for `locale` (the one Docusaurus is building: its bundle is
- * `<outDir>/<locale>/` unless it is the default locale's); resolves with its JSON summary. The bundle folder is kept between builds,
+ * `<outDir>/<locale>/` unless it is the default locale's; `localeBaseUrl`: the URL prefix of its
+ * pages, as Docusaurus computed it); resolves with its JSON summary. The bundle folder is kept between builds,
  * so only changed sections are embedded again. With `llms`, the CLI also writes the llms
  * files there. Embedding's progress (a line every few seconds, from the CLI's
  * `--progress json`) is logged as it comes: the first build of a real site takes minutes.
  */
-function runLecternBuild({ cli, siteDir, configPath, siteConfigFile, outDir, baseUrl, trailingSlash, locale = null, llms = null, extraArgs = [], log = console }) {
+function runLecternBuild({ cli, siteDir, configPath, siteConfigFile, outDir, baseUrl, trailingSlash, locale = null, localeBaseUrl = null, llms = null, extraArgs = [], log = console }) {
   const args = ["build", siteDir, "--out", outDir, "--json", "--progress", "json"];
   if (locale) args.push("--locale", locale);
+  // The URL prefix Docusaurus builds this locale under (the site's baseUrl is then the
+  // locale's already): the CLI must not add the locale to it again.
+  if (locale && localeBaseUrl) args.push("--locale-base-url", localeBaseUrl);
   if (configPath) args.push("--config", configPath);
   if (siteConfigFile) args.push("--site-config", siteConfigFile);
   if (baseUrl) args.push("--base-url", baseUrl);

@@ -102,6 +102,8 @@ async function pluginLectern(context, rawOptions) {
         baseUrl: siteConfig.baseUrl,
         trailingSlash: siteConfig.trailingSlash,
         locale,
+        // Another locale's pages are served under the baseUrl Docusaurus gives its build.
+        localeBaseUrl: otherLocale ? baseUrl : null,
         // The files for AI agents are the default locale's.
         llms: otherLocale
           ? null

@@ -244,6 +244,8 @@ test("locales: each of Docusaurus' locale builds indexes its own locale and ship
   assert.deepEqual(zh.args.slice(zh.args.indexOf("--locale"), zh.args.indexOf("--locale") + 2), ["--locale", "zh-CN"]);
   assert.equal(zh.args[zh.args.indexOf("--out") + 1], out, "one folder for every locale: the CLI puts zh-CN/ inside");
   assert.ok(!zh.args.includes("--llms-out"), "the files for AI agents are the default locale's");
+  // Its pages' URL prefix is the one Docusaurus builds it under (not the locale added twice).
+  assert.equal(zh.args[zh.args.indexOf("--locale-base-url") + 1], "/docs-site/zh-CN/");
   // The emitted bundle is the Chinese one, at the locale's own URL.
   const emitted = zh.p.configureWebpack({}, false).plugins[0].state.files;
   const manifest = emitted.find((f) => f.to === "lectern/bundle/manifest.json");
@@ -253,6 +255,7 @@ test("locales: each of Docusaurus' locale builds indexes its own locale and ship
   const en = await built("en");
   assert.deepEqual(en.args.slice(en.args.indexOf("--locale"), en.args.indexOf("--locale") + 2), ["--locale", "en"]);
   assert.ok(en.args.includes("--llms-out"));
+  assert.ok(!en.args.includes("--locale-base-url"), "the default locale is served at the site's baseUrl");
   assert.equal(en.data.bundleUrl, "/docs-site/lectern/bundle/");
 });
 

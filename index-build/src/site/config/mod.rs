@@ -34,13 +34,19 @@ pub fn discover(root: &Path, overrides: &Overrides) -> Result<SiteConfig, SiteEr
     if !root.is_dir() {
         return Err(SiteError::SiteRootNotFound { path: root.to_path_buf() });
     }
+    // A config named on the command line (`--config`, as `docusaurus build SITE --config
+    // FILE`) may live outside the site: its paths are the site's, relative to `root`. One
+    // found in the site is in the site's folder (the root or `website/`).
     let config_file = match &overrides.config_file {
-        Some(file) if file.is_file() => Some(file.clone()),
+        Some(file) if file.is_file() => Some((file.clone(), root.to_path_buf())),
         Some(file) => return Err(SiteError::ConfigNotFound { path: file.clone() }),
-        None => find_config_file(root),
+        None => find_config_file(root).map(|file| {
+            let site_dir = file.parent().map_or_else(|| root.to_path_buf(), Path::to_path_buf);
+            (file, site_dir)
+        }),
     };
     let mut config = match config_file {
-        Some(file) => read_config_file(&file, overrides)?,
+        Some((file, site_dir)) => read_config_file(&file, site_dir, overrides)?,
         None => SiteConfig::from_settings(
             root.to_path_buf(),
             ConfigSource::Defaults,
@@ -90,10 +96,9 @@ fn find_config_file(root: &Path) -> Option<PathBuf> {
     None
 }
 
-fn read_config_file(file: &Path, overrides: &Overrides) -> Result<SiteConfig, SiteError> {
+fn read_config_file(file: &Path, site_dir: PathBuf, overrides: &Overrides) -> Result<SiteConfig, SiteError> {
     let text = std::fs::read_to_string(file)
         .map_err(|source| SiteError::ConfigUnreadable { path: file.to_path_buf(), source })?;
-    let site_dir = file.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     if let Some(summary) = &overrides.site_config {
         let read = std::fs::read_to_string(summary).map_err(|e| e.to_string());
         let json = read.and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()));
@@ -234,6 +239,23 @@ export default config;
         assert_eq!(config.base_url, "/docs-site/");
         assert_eq!(config.docs[0].path, PathBuf::from("../docs"));
         assert!(config.site_dir.ends_with("website"));
+    }
+
+    #[test]
+    fn a_config_named_from_outside_the_site_reads_the_sites_folders() {
+        // `docusaurus build SITE --config ../elsewhere/docusaurus.config.js`: the docs are
+        // SITE's (tests/e2e builds the i18n fixture so).
+        let dir = site(&[
+            ("site/docs/intro.md", "# Intro\n"),
+            ("elsewhere/docusaurus.config.js", "module.exports = { baseUrl: '/' };"),
+        ]);
+        let overrides = Overrides {
+            config_file: Some(dir.path().join("elsewhere/docusaurus.config.js")),
+            skip_node: true,
+            ..Overrides::default()
+        };
+        let config = discover(&dir.path().join("site"), &overrides).unwrap();
+        assert_eq!(config.site_dir, dir.path().join("site"));
     }
 
     #[test]

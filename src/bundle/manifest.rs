@@ -182,6 +182,12 @@ impl Manifest {
         crate::search::semantic_search_fits(self.site.language.as_deref())
     }
 
+    /// The rule that turns a heading into a suggested follow-up question, for the index's
+    /// language.
+    pub fn follow_up_phrasing(&self) -> crate::search::follow_ups::Phrasing {
+        crate::search::follow_ups::Phrasing::for_language(self.site.language.as_deref())
+    }
+
     /// Refuses an index built with another model than the one about to embed queries.
     pub fn check_model(&self, fingerprint: &str) -> Result<(), BundleError> {
         if self.model.fingerprint != fingerprint {

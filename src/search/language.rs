@@ -13,10 +13,14 @@ pub const MODEL_LANGUAGE: &str = "en";
 /// `en-GB` or `zh-CN` (the bundle manifest's `site.language`). An index that does not say
 /// its language predates locales and is English.
 pub fn semantic_search_fits(language: Option<&str>) -> bool {
-    language.is_none_or(|tag| {
-        let primary = tag.split(['-', '_']).next().unwrap_or_default();
-        primary.eq_ignore_ascii_case(MODEL_LANGUAGE)
-    })
+    written_in(language, MODEL_LANGUAGE)
+}
+
+/// Whether text in `language` (a BCP 47 tag, as above; none is English) is in the language
+/// whose primary subtag is `primary`.
+pub fn written_in(language: Option<&str>, primary: &str) -> bool {
+    let tag = language.unwrap_or("en");
+    tag.split(['-', '_']).next().unwrap_or_default().eq_ignore_ascii_case(primary)
 }
 
 #[cfg(test)]

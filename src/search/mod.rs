@@ -36,7 +36,7 @@ pub use error::SearchError;
 pub use fusion::{reciprocal_rank_fusion, RankedList};
 #[cfg(feature = "search")]
 pub use hybrid::{Fusion, Hit, HybridSearch, SearchMode, SearchOptions, SearchResults};
-pub use language::{semantic_search_fits, MODEL_LANGUAGE};
+pub use language::{semantic_search_fits, written_in, MODEL_LANGUAGE};
 #[cfg(feature = "search")]
 pub use page_boost::PageBoost;
 #[cfg(feature = "search")]

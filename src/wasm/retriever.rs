@@ -300,7 +300,8 @@ impl Retriever {
         let search = self.inner.search_ref().ok_or_else(not_loaded)?;
         let chunk = |i| self.inner.chunk(i);
         let cited = follow_ups::cited_chunks(retrieved, &cited, chunk);
-        to_js(&follow_ups::candidates(&cited, chunk, search.len(), &earlier, follow_ups::Phrasing::SHIPPED))
+        let phrasing = self.inner.manifest().follow_up_phrasing();
+        to_js(&follow_ups::candidates(&cited, chunk, search.len(), &earlier, phrasing))
     }
 
     /// Step 3: the suggestions to show, given each candidate's search confidence (in order;

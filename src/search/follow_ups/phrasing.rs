@@ -20,18 +20,35 @@ pub enum Phrasing {
     /// [`Phrasing::ByShape`], with " in <page title>" when the heading has at most two words
     /// (a short heading such as "Configuration" says little on its own).
     ByShapeInPage,
+    /// The heading itself (numbering and trailing punctuation taken off): for a site in
+    /// another language than English, where the forms above would wrap its heading in
+    /// English words ("What is 修改采样间隔?").
+    AsWritten,
 }
 
 impl Phrasing {
     /// The rule the widget uses (chosen by measurement: the module's header).
     pub const SHIPPED: Phrasing = Phrasing::ByShape;
     pub const ALL: [Phrasing; 3] = [Phrasing::WhatAbout, Phrasing::ByShape, Phrasing::ByShapeInPage];
+    /// The language of the questions the forms above write.
+    const LANGUAGE: &'static str = "en";
+
+    /// The rule for an index in `language` (the manifest's `site.language`; none is English):
+    /// [`Phrasing::SHIPPED`] in English, the heading as written in any other language.
+    pub fn for_language(language: Option<&str>) -> Phrasing {
+        if crate::search::written_in(language, Self::LANGUAGE) {
+            Self::SHIPPED
+        } else {
+            Phrasing::AsWritten
+        }
+    }
 
     pub fn name(self) -> &'static str {
         match self {
             Phrasing::WhatAbout => "what-about",
             Phrasing::ByShape => "by-shape",
             Phrasing::ByShapeInPage => "by-shape-in-page",
+            Phrasing::AsWritten => "as-written",
         }
     }
 }
@@ -131,6 +148,7 @@ pub fn question_for(heading_path: &[String], phrasing: Phrasing) -> Option<Strin
     }
     match phrasing {
         Phrasing::WhatAbout => Some(format!("What about {heading}?")),
+        Phrasing::AsWritten => Some(heading),
         Phrasing::ByShape => Some(by_shape(&heading, None)),
         Phrasing::ByShapeInPage => {
             let page = heading_path.first().map(|p| clean(p)).filter(|p| !p.is_empty() && *p != heading);

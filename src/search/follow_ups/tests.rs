@@ -119,6 +119,16 @@ fn headings_become_questions_by_their_shape() {
 }
 
 #[test]
+fn a_site_in_another_language_is_offered_its_headings_as_written() {
+    assert_eq!(Phrasing::for_language(None), Phrasing::SHIPPED);
+    assert_eq!(Phrasing::for_language(Some("en-GB")), Phrasing::SHIPPED);
+    assert_eq!(Phrasing::for_language(Some("zh-CN")), Phrasing::AsWritten);
+    let p = path(&["安装", "2.1 修改采样间隔"]);
+    assert_eq!(question_for(&p, Phrasing::for_language(Some("zh-CN"))).as_deref(), Some("修改采样间隔"));
+    assert_eq!(question_for(&path(&["P", "Summary"]), Phrasing::AsWritten), None);
+}
+
+#[test]
 fn the_phrasings_differ_as_documented() {
     let p = path(&["Jest CLI Options", "Configuration"]);
     assert_eq!(question_for(&p, Phrasing::WhatAbout).as_deref(), Some("What about Configuration?"));

@@ -125,7 +125,8 @@ test("keyword search runs on the small core module alone, downloaded once for pa
   assert.deepEqual(r, { mode: "lexical", hits: 3 });
   const paths = log().slice(before).map((l) => l.path);
   t.diagnostic(`requests: ${paths.join(", ")}`);
-  assert.equal(paths.filter((p) => /\/lectern_core_bg\.[0-9a-f]+\.wasm$/.test(p)).length, 1, "the core module is fetched once, by the page");
+  assert.equal(paths.filter((p) => /\/lectern_search_bg\.[0-9a-f]+\.wasm$/.test(p)).length, 1, "the search module is fetched once, by the page");
+  assert.deepEqual(paths.filter((p) => /lectern_core/.test(p)), [], "nor the chat module nor its glue is fetched for a search");
   assert.deepEqual(paths.filter((p) => /lectern_embed/.test(p)), [], "nor the embedder module nor its glue is fetched for keyword search");
 });
 

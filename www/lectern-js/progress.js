@@ -4,11 +4,11 @@
 // (src/loading.rs, `Loading`) first: an event that cannot come now — a late byte count of a
 // model download that already failed, an event of an earlier attempt — is not sent.
 
-import { Loading } from "./lectern_core.js";
+import { Loading } from "./lectern_search.js";
 import { emit } from "./rpc.js";
 import { plain } from "./errors.js";
 
-/** The machine, made once the core module has started (the first event comes after that). */
+/** The machine, made once the search module has started (the first event comes after that). */
 let loading = null;
 
 /** Tells the page about `event` ({phase, loaded, total, attempt?, ...}: index.d.ts

@@ -1,10 +1,10 @@
 // The Lectern worker: owns the wasm core and every download. The page talks to it only
 // through index.js, over rpc.js (requests: open, search, searchSelection, followUps, embed, loadModel,
-// crashForTesting; events: the page's compiled core module in, progress out). Nothing here
+// crashForTesting; events: the page's compiled search module in, progress out). Nothing here
 // touches the DOM, and nothing here blocks the page. The model loads in model-load.js.
 
-import initCore, { Retriever } from "./lectern_core.js";
-import { coreWasmUrl, compileWasm, moduleLoadError } from "./runtime.js";
+import initSearch, { Retriever } from "./lectern_search.js";
+import { searchWasmUrl, compileWasm, moduleLoadError } from "./runtime.js";
 import { prune } from "./cache-prune.js";
 import { embedText } from "./embed-client.js";
 import { codedError, plain } from "./errors.js";
@@ -14,9 +14,9 @@ import { progress, tracker } from "./progress.js";
 import { fetchManifest, onceMore, shared, withFiles } from "./downloads.js";
 import { deferModel, loadModel } from "./model-load.js";
 
-/** Starts the core module: the one the page compiled, or (if that failed) compiled here. */
-async function startCore(compiled) {
-  const url = coreWasmUrl();
+/** Starts the search module: the one the page compiled, or (if that failed) compiled here. */
+async function startSearch(compiled) {
+  const url = searchWasmUrl();
   let module = compiled;
   if (!(module instanceof WebAssembly.Module)) {
     try {
@@ -26,7 +26,7 @@ async function startCore(compiled) {
     }
   }
   try {
-    await initCore({ module_or_path: module });
+    await initSearch({ module_or_path: module });
   } catch (e) {
     throw codedError("INDEX_UNAVAILABLE", `The search module could not start: ${e?.message ?? e}`, "RUNTIME");
   }
@@ -42,7 +42,7 @@ async function open(options) {
   if (options.modelUrl) options.modelUrl = new URL(options.modelUrl, options.pageUrl).href;
   if (options.tokenizerUrl) options.tokenizerUrl = new URL(options.tokenizerUrl, options.pageUrl).href;
   const started = performance.now();
-  const [, manifestBytes] = await Promise.all([state.coreModule.then(startCore), fetchManifest(state.manifestUrl)]);
+  const [, manifestBytes] = await Promise.all([state.searchModule.then(startSearch), fetchManifest(state.manifestUrl)]);
   const retriever = inWasm(() => new Retriever(manifestBytes));
   const manifest = inWasm(() => retriever.manifest());
   state.manifest = manifest;
@@ -257,7 +257,7 @@ const server = serve(
       return new Promise(() => {});
     },
   },
-  { module: "search module", on: { core: (module) => state.receiveCore(module) } },
+  { module: "search module", on: { search: (module) => state.receiveSearch(module) } },
 );
 
 /** A search, then the deferred model's turn: the first answer's files are in. */

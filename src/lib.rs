@@ -23,5 +23,6 @@ pub mod loading;
 pub mod passage;
 pub mod query;
 pub mod search;
+pub mod sort;
 pub mod usage;
 pub mod wasm;

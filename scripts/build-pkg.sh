@@ -70,22 +70,22 @@ optimise() {
 # no hash in its name, so two feature sets in one target dir would overwrite each other's
 # lectern.wasm and a fresh (not relinked) build would hand over the other module. Their
 # dependencies are small (about a minute cold); the embedder's (tract) stay in the shared
-# target dir.
+# target dir. Both use the `wasm-small` profile (Cargo.toml: opt-level "z").
 step "wasm32 build of the search module (keyword and vector search: the worker's and the search box's first module)"
 start=$SECONDS
 search_target="$LECTERN_CACHE/target-search"
-cargo build --profile wasm --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features search \
+cargo build --profile wasm-small --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features search \
   --target-dir "$search_target"
 echo "  cargo: $((SECONDS - start)) s"
-wasm-bindgen --target web --out-dir "$out" --out-name lectern_search "$search_target/wasm32-unknown-unknown/wasm/lectern.wasm"
+wasm-bindgen --target web --out-dir "$out" --out-name lectern_search "$search_target/wasm32-unknown-unknown/wasm-small/lectern.wasm"
 
 step "wasm32 build of the chat module (the chat's rules: the page's, once the chat is used)"
 start=$SECONDS
 core_target="$LECTERN_CACHE/target-core"
-cargo build --profile wasm --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features chat \
+cargo build --profile wasm-small --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features chat \
   --target-dir "$core_target"
 echo "  cargo: $((SECONDS - start)) s"
-wasm-bindgen --target web --out-dir "$out" --out-name lectern_core "$core_target/wasm32-unknown-unknown/wasm/lectern.wasm"
+wasm-bindgen --target web --out-dir "$out" --out-name lectern_core "$core_target/wasm32-unknown-unknown/wasm-small/lectern.wasm"
 
 step "wasm32 build of the embedder module (tract + WordPiece tokenizer: the worker's second module)"
 start=$SECONDS

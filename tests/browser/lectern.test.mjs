@@ -264,10 +264,11 @@ test("a second visit downloads nothing but the manifest (Cache API)", async (t) 
   const { value: keys } = await inPage(page, async () => (await (await caches.open("lectern-v1")).keys()).map((r) => new URL(r.url).pathname));
   assert.ok(!keys.includes(`${base}text.000000000000.json`), "a file the manifest no longer names is dropped");
   assert.ok(keys.includes("/other-site/bundle/text.000000000000.json"), "another bundle's files are kept");
-  for (const module of ["core", "embed"]) {
+  for (const module of ["search", "embed"]) {
     const cached = new RegExp(`^/pkg/lectern_${module}_bg\\.[0-9a-f]+\\.wasm$`);
     assert.equal(keys.filter((k) => cached.test(k)).length, 1, `the ${module} wasm module is cached, once`);
   }
+  assert.ok(!keys.some((k) => /lectern_core_bg/.test(k)), "the chat module is not fetched without the chat");
 });
 
 test("refuses a model whose fingerprint differs from the index's, and keeps searching by keywords", async (t) => {

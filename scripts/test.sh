@@ -15,8 +15,9 @@ step "format and lints"
 cargo fmt --all -- --check
 cargo clippy --release --workspace --all-targets -- -D warnings
 cargo clippy --profile wasm --target wasm32-unknown-unknown -p lectern --all-targets -- -D warnings
-# The browser's two modules are the same crate with other features (scripts/build-pkg.sh).
-cargo clippy --profile wasm --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features chat,search -- -D warnings
+# The browser's three modules are the same crate with other features (scripts/build-pkg.sh).
+cargo clippy --profile wasm --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features search -- -D warnings
+cargo clippy --profile wasm --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features chat -- -D warnings
 cargo clippy --profile wasm --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features embed -- -D warnings
 
 step "native tests"

@@ -3,10 +3,11 @@
 //!
 //! With the default `retrieval` feature it embeds, indexes and searches. The chat layer
 //! (`query`, `chat`, and `lexical` for extractive answers) is always there, and so are the
-//! usage events a site owner receives (`usage`). In wasm, two
-//! modules are built from it: `chat` + `search` is the small core the page (chat) and the
-//! worker (keyword and vector search) both run; `embed` is the embedder the worker adds
-//! later, so keyword answers never wait for tract.
+//! usage events a site owner receives (`usage`). In wasm, three
+//! modules are built from it: `search` is the search module the worker (keyword and vector
+//! search) and the search box run first; `chat` the chat module the page loads when the chat
+//! is used; `embed` the embedder the worker adds later, so keyword answers never wait for
+//! tract.
 
 pub mod advice;
 #[cfg(feature = "search")]
@@ -22,5 +23,6 @@ pub mod loading;
 pub mod passage;
 pub mod query;
 pub mod search;
+pub mod sort;
 pub mod usage;
 pub mod wasm;

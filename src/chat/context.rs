@@ -154,7 +154,7 @@ fn choose(all: &[Passage], budget: usize) -> Vec<bool> {
         matched + RANK_WEIGHT / (1 + p.rank) as f32
     };
     let mut rest: Vec<usize> = (0..all.len()).filter(|&i| !chosen[i]).collect();
-    rest.sort_by(|&a, &b| priority(&all[b]).total_cmp(&priority(&all[a])).then(a.cmp(&b)));
+    crate::sort::sort_by(&mut rest, |&a, &b| priority(&all[b]).total_cmp(&priority(&all[a])).then(a.cmp(&b)));
     for i in rest {
         take(i, &mut chosen, false);
     }

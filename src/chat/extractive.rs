@@ -64,7 +64,7 @@ fn best_sentences(text: &str, terms: &HashSet<String>, max: usize) -> Vec<String
             (i, shared.len())
         })
         .collect();
-    scored.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    crate::sort::sort_by(&mut scored, |a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let mut chosen: Vec<usize> = scored.iter().filter(|(_, score)| *score > 0).take(max).map(|(i, _)| *i).collect();
     if chosen.is_empty() {
         chosen.extend(sentences.first().map(|_| 0));

@@ -68,7 +68,7 @@ impl LexicalIndex {
             found.dedup();
             if found.len() > MAX_EXPANSIONS {
                 let df = |i: &usize| self.doc_freqs.get(*i).copied().unwrap_or(0);
-                found.sort_by(|a, b| df(b).cmp(&df(a)).then(a.cmp(b)));
+                crate::sort::sort_by(&mut found, |a, b| df(b).cmp(&df(a)).then(a.cmp(b)));
                 found.truncate(MAX_EXPANSIONS);
             }
             add(&mut groups, typed.own.first().map(String::as_str), found);
@@ -89,7 +89,7 @@ impl LexicalIndex {
         }
         // Summed in the order of their first term, as the plain search sums in term order.
         groups.retain(|g| g.exact.is_some() || !g.expansions.is_empty());
-        groups.sort_by_key(|g| g.exact.or(g.expansions.first().copied()));
+        crate::sort::sort_by_key(&mut groups, |g| g.exact.or(g.expansions.first().copied()));
         let unknown = words.iter().filter(|w| !groups.iter().any(|g| g.own.as_ref() == Some(w))).count();
         Some((groups, unknown))
     }

@@ -20,7 +20,7 @@ pub fn reciprocal_rank_fusion(lists: &[RankedList<'_>], k: f32) -> Vec<(u32, f32
         }
     }
     let mut ranked: Vec<(u32, f32)> = fused.into_iter().collect();
-    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    crate::sort::sort_by(&mut ranked, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     ranked
 }
 

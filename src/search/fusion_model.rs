@@ -80,7 +80,7 @@ pub fn pool_features(candidates: &[Candidate]) -> Vec<[f32; 7]> {
 pub fn rank(candidates: &[Candidate]) -> Vec<(u32, f32)> {
     let mut scored: Vec<(u32, f32, f32)> =
         candidates.iter().zip(pool_features(candidates)).map(|(c, f)| (c.index, score(&f), f[0] + f[1])).collect();
-    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.2.total_cmp(&a.2)).then(a.0.cmp(&b.0)));
+    crate::sort::sort_by(&mut scored, |a, b| b.1.total_cmp(&a.1).then(b.2.total_cmp(&a.2)).then(a.0.cmp(&b.0)));
     scored.into_iter().map(|(index, score, _)| (index, score)).collect()
 }
 

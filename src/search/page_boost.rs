@@ -50,7 +50,7 @@ impl PageBoost {
                 (key, hit)
             })
             .collect();
-        keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
+        crate::sort::sort_by(&mut keyed, |a, b| a.0.total_cmp(&b.0));
         keyed.into_iter().map(|(_, hit)| hit).collect()
     }
 }

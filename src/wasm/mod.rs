@@ -2,9 +2,10 @@
 //! returns `Result<_, JsError>` so no Rust panic or error path reaches JS uncaught, and
 //! every error carries a stable `code` (see `codes`).
 //!
-//! Two modules are built from it: with `chat` + `search`, the core that the page (`Chat`) and
-//! the worker (`Retriever`: keyword and vector search) share; with `embed`, the worker's
-//! embedder (`Embedder`), which arrives later and only turns questions into vectors.
+//! Three modules are built from it: with `search`, the search module that the worker
+//! (`Retriever`: keyword and vector search) and the search box (`matchRanges`) run first; with
+//! `chat`, the chat module (`Chat`) the page loads when the chat is used; with `embed`, the
+//! worker's embedder (`Embedder`), which arrives later and only turns questions into vectors.
 //!
 //! The bindings exist in wasm32 only. What crosses the boundary as data — the error codes,
 //! the search options and results — is compiled on every target too, so that the TypeScript

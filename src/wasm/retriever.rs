@@ -6,7 +6,7 @@
 //! question needs is decided here, by the tokenizer that built the index, never in JS. A
 //! term shard that cannot be loaded is marked (`markUnavailable`) and the question scored
 //! from the rest (`unavailable` in the results).
-//! It lives in the small core module: the embedder (tract) is another module, in a worker of
+//! It lives in the search module: the embedder (tract) is another module, in a worker of
 //! its own, so a search is two steps: `vectorQuery` names the text whose vector the search
 //! would use (none for a keyword search), and `search` takes that vector if it came. A
 //! follow-up (options `earlier`: the conversation's earlier questions) is also searched in

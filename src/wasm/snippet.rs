@@ -1,6 +1,6 @@
 //! `matchRanges`: where a query's words are in a text, for the search box to highlight them
 //! (`search::snippet` decides and counts in the UTF-16 units JS strings are indexed by). A
-//! plain function: the page calls it on the core module it already runs, without a round
+//! plain function: the page calls it on the search module it already runs, without a round
 //! trip to the worker.
 
 use crate::search::snippet::{match_ranges, utf16_bounds};

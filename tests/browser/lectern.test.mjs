@@ -125,7 +125,8 @@ test("keyword search runs on the small core module alone, downloaded once for pa
   assert.deepEqual(r, { mode: "lexical", hits: 3 });
   const paths = log().slice(before).map((l) => l.path);
   t.diagnostic(`requests: ${paths.join(", ")}`);
-  assert.equal(paths.filter((p) => /\/lectern_core_bg\.[0-9a-f]+\.wasm$/.test(p)).length, 1, "the core module is fetched once, by the page");
+  assert.equal(paths.filter((p) => /\/lectern_search_bg\.[0-9a-f]+\.wasm$/.test(p)).length, 1, "the search module is fetched once, by the page");
+  assert.deepEqual(paths.filter((p) => /lectern_core/.test(p)), [], "nor the chat module nor its glue is fetched for a search");
   assert.deepEqual(paths.filter((p) => /lectern_embed/.test(p)), [], "nor the embedder module nor its glue is fetched for keyword search");
 });
 
@@ -263,10 +264,11 @@ test("a second visit downloads nothing but the manifest (Cache API)", async (t) 
   const { value: keys } = await inPage(page, async () => (await (await caches.open("lectern-v1")).keys()).map((r) => new URL(r.url).pathname));
   assert.ok(!keys.includes(`${base}text.000000000000.json`), "a file the manifest no longer names is dropped");
   assert.ok(keys.includes("/other-site/bundle/text.000000000000.json"), "another bundle's files are kept");
-  for (const module of ["core", "embed"]) {
+  for (const module of ["search", "embed"]) {
     const cached = new RegExp(`^/pkg/lectern_${module}_bg\\.[0-9a-f]+\\.wasm$`);
     assert.equal(keys.filter((k) => cached.test(k)).length, 1, `the ${module} wasm module is cached, once`);
   }
+  assert.ok(!keys.some((k) => /lectern_core_bg/.test(k)), "the chat module is not fetched without the chat");
 });
 
 test("refuses a model whose fingerprint differs from the index's, and keeps searching by keywords", async (t) => {

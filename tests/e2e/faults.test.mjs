@@ -270,7 +270,7 @@ for (const kind of ["404", "corrupt"]) {
 for (const [name, pattern, kind] of [
   ["manifest-invalid", new RegExp(`${BUNDLE}manifest\\.json$`), "garbage"],
   ["manifest-truncated", new RegExp(`${BUNDLE}manifest\\.json$`), "truncate"],
-  ["core-wasm-garbage", /\/lectern_core_bg\.[0-9a-f]+\.wasm$/, "garbage"],
+  ["search-wasm-garbage", /\/lectern_search_bg\.[0-9a-f]+\.wasm$/, "garbage"],
 ]) {
   test(`${name}: the panel says the index could not be loaded, and Send says why it is off`, async (t) => {
     const { page } = await fresh(t);

@@ -179,11 +179,11 @@ test("nothing of the runtime before the box is used; hover brings the core, mani
   await until(() => paths().some((p) => /bundle\/chunk-table\./.test(p)));
   await page.waitForTimeout(1500);
   const early = paths().filter((p) => p.startsWith("/lectern/"));
-  for (const want of [/runtime\/index\.js$/, /lectern_core_bg\.[0-9a-f]+\.wasm$/, /bundle\/manifest\.json$/, /bundle\/chunk-table\./]) {
+  for (const want of [/runtime\/index\.js$/, /lectern_search_bg\.[0-9a-f]+\.wasm$/, /bundle\/manifest\.json$/, /bundle\/chunk-table\./]) {
     assert.ok(early.some((p) => want.test(p)), `${want} loads on hover`);
   }
   assert.ok(!early.some((p) => /model\.[0-9a-f]+\.lcm$|dense\./.test(p)), `no model before a search: ${early.join(" ")}`);
-  assert.ok(!early.some((p) => /runtime\/chat\.js$/.test(p)), "the chat layer waits for the panel");
+  assert.ok(!early.some((p) => /runtime\/chat\.js$|lectern_core/.test(p)), "the chat layer and its module wait for the panel");
   await page.click("[data-lectern-search-button]");
   await searchFor(page, "zero moment point");
   await until(() => paths().some((p) => /bundle\/model\.[0-9a-f]+\.lcm$/.test(p)));

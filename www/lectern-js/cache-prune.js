@@ -1,7 +1,7 @@
 // The Cache API's housekeeping for the search worker: after a bundle is opened, cached files
 // it no longer names go (a rebuilt bundle invalidates exactly what changed).
 
-import { coreWasmUrl, embedWasmUrl, isRuntimeFile } from "./runtime.js";
+import { coreWasmUrl, embedWasmUrl, isRuntimeFile, searchWasmUrl } from "./runtime.js";
 import { state } from "./worker-state.js";
 import { openCache } from "./downloads.js";
 
@@ -16,7 +16,7 @@ export async function prune() {
   const cachedBefore = await cache.keys();
   const base = new URL(".", state.manifestUrl).href;
   const m = state.manifest;
-  const keep = new Set([state.manifestUrl, coreWasmUrl(), embedWasmUrl()]);
+  const keep = new Set([state.manifestUrl, searchWasmUrl(), coreWasmUrl(), embedWasmUrl()]);
   const pages = [...m.files.terms, ...m.files.chunks, ...(m.files.dense_parts ?? []), ...(m.model.words ? [m.model.words] : [])];
   for (const f of [m.files.chunk_table, m.files.pages, m.files.dense, ...pages, m.model.weights, m.model.tokenizer]) {
     if (f) keep.add(new URL(f.name, base).href);

@@ -7,8 +7,8 @@
 //
 // The rules (validation, refusal, prompt, stream parsing, storage) and every event of a
 // turn, from `status retrieving` or a refused question's `error` to the final one, come from
-// the small core wasm module on this thread (lectern_core_bg.*.wasm, no model inside; the
-// worker runs the same compiled module for retrieval). This file only calls the search (with
+// the chat module on this thread (lectern_core_bg.*.wasm, loaded when the chat is first used;
+// retrieval runs in the worker, on the search module). This file only calls the search (with
 // the conversation's earlier questions, for follow-ups, and the page asked from) and
 // forwards the reader's abort.
 
@@ -17,7 +17,7 @@ import { pageCore } from "./page-core.js";
 import { LecternError } from "./index.js";
 import { lecternError } from "./errors.js";
 
-/** The core module on this thread (compiled once, shared with the worker). */
+/** The chat module on this thread (compiled once per page). */
 function loadRuntime() {
   return pageCore().catch((e) => {
     throw lecternError("INTERNAL", `the chat module failed to load: ${e?.message ?? e}`);

@@ -8,7 +8,7 @@
 // `open` resolves once keyword (lexical) search works; the model loads in the background
 // and search switches to hybrid when it is ready (`whenHybrid()`, progress events).
 
-import { DEFAULT_CACHE_NAME, coreModule } from "./runtime.js";
+import { DEFAULT_CACHE_NAME, searchModule } from "./runtime.js";
 import { LecternError, lecternError } from "./errors.js";
 import { connect } from "./rpc.js";
 import { searchAsYouType } from "./typeahead.js";
@@ -186,12 +186,12 @@ export class Lectern {
       this.state.lexical = true;
       return info;
     });
-    // The page compiles the core module (the chat runs it too) and hands it over while the
-    // worker fetches the manifest: one download. If that fails here, the worker fetches it
-    // itself and reports the error.
-    coreModule(this.#options).then(
-      (module) => rpc.notify("core", module),
-      () => rpc.notify("core", null),
+    // The page compiles the search module (the search box highlights with it too) and hands
+    // it over while the worker fetches the manifest: one download. If that fails here, the
+    // worker fetches it itself and reports the error.
+    searchModule(this.#options).then(
+      (module) => rpc.notify("search", module),
+      () => rpc.notify("search", null),
     );
     this.#ready.catch(() => {
       // A failed open leaves no worker behind; the next call tries again.

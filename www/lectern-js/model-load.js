@@ -1,6 +1,7 @@
 // The search worker's second stage: the embedder (its module and the model, in a worker of
-// its own) and the dense index, loaded in the background after keyword search works. Keyword
-// searches go on meanwhile, even while the model is being built.
+// its own) and the dense index, loaded in the background after keyword search works (the
+// worker imports this file when it starts the model: worker.js deferModel). Keyword searches
+// go on meanwhile, even while the model is being built.
 
 import { codedError } from "./errors.js";
 import { inWasm } from "./rpc.js";
@@ -8,22 +9,6 @@ import { state, fileUrl, cacheName } from "./worker-state.js";
 import { progress, modelFailed, tracker } from "./progress.js";
 import { fetchFile, refetchIfDamaged, withFiles } from "./downloads.js";
 import { startEmbedWorker } from "./embed-client.js";
-
-/** The model is megabytes, a question's keyword answer kilobytes: on a slow link they would
- * share it and the first answer would wait for the model. So the model starts when the first
- * search has its results (`state.startModel`), or once the worker has been idle (`busy()`
- * false) for a moment after opening. */
-const MODEL_AFTER_IDLE_MS = 1000;
-export function deferModel(busy) {
-  let timer = 0;
-  const start = () => {
-    clearTimeout(timer);
-    state.startModel = null;
-    loadModel().catch(() => {});
-  };
-  state.startModel = start;
-  timer = setTimeout(() => !busy() && start(), MODEL_AFTER_IDLE_MS);
-}
 
 /** Loads the model and the dense index. Reports `model-failed` or `hybrid-ready`; may be
  * called again after a failure: each call is an attempt of its own (numbered), so the

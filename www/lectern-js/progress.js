@@ -6,12 +6,12 @@
 // index is told each new state too: the core decides from it whether a weak keyword answer
 // promises a better one (only while semantic search is coming).
 
-import { Loading } from "./lectern_core.js";
+import { Loading } from "./lectern_search.js";
 import { emit, inWasm } from "./rpc.js";
 import { plain } from "./errors.js";
 import { state } from "./worker-state.js";
 
-/** The machine, made once the core module has started (the first event comes after that). */
+/** The machine, made once the search module has started (the first event comes after that). */
 let loading = null;
 
 /** Tells the page about `event` ({phase, loaded, total, attempt?, ...}: index.d.ts

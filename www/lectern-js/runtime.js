@@ -1,14 +1,17 @@
 // The wasm modules, downloaded once and kept in the Cache API under their content-hashed
-// names. The small core module (chat + keyword and vector search) is compiled once on the
-// page and handed to the worker with the open request, so the reader pays for it once and
-// keyword answers never wait for the embedder module, which only the worker loads.
+// names. The search module (keyword and vector search, no chat) is what a search box needs
+// first: it is compiled once on the page (which highlights the rows with it) and handed to
+// the worker with the open request, so the reader pays for it once. The chat module (the
+// chat's rules) comes only when the chat is used, and the embedder module only once the
+// worker loads the model: keyword answers wait for neither.
 
-import { CORE_WASM_FILE, EMBED_WASM_FILE } from "./wasm-file.js";
+import { CORE_WASM_FILE, EMBED_WASM_FILE, SEARCH_WASM_FILE } from "./wasm-file.js";
 import { codedError } from "./errors.js";
 
 export const DEFAULT_CACHE_NAME = "lectern-v1";
 
-/** Both modules' URLs, next to this file (`pkg/` or wherever the site serves it). */
+/** The modules' URLs, next to this file (`pkg/` or wherever the site serves it). */
+export const searchWasmUrl = () => new URL(`./${SEARCH_WASM_FILE}`, import.meta.url).href;
 export const coreWasmUrl = () => new URL(`./${CORE_WASM_FILE}`, import.meta.url).href;
 export const embedWasmUrl = () => new URL(`./${EMBED_WASM_FILE}`, import.meta.url).href;
 
@@ -59,12 +62,45 @@ export function moduleLoadError(code, what, url, e) {
   return codedError(code, `Could not load the ${what} ${url}: ${e?.message ?? e}`, e?.status ? `HTTP_${e.status}` : "RUNTIME");
 }
 
-let core = null;
-/** The core module, compiled once per page (the first caller's cache settings count). */
-export function coreModule({ cache = true, cacheName = DEFAULT_CACHE_NAME } = {}) {
-  core ??= compileWasm(coreWasmUrl(), cache === false ? null : cacheName).catch((e) => {
-    core = null; // a later call tries again
-    throw e;
-  });
-  return core;
+/** @type {Map<string, Promise<WebAssembly.Module>>} */
+const compiled = new Map();
+/** The module at `url`, compiled once per page (the first caller's cache settings count). */
+function compileOnce(url, { cache = true, cacheName = DEFAULT_CACHE_NAME } = {}) {
+  if (!compiled.has(url)) {
+    const module = compileWasm(url, cache === false ? null : cacheName);
+    compiled.set(url, module);
+    module.catch(() => compiled.delete(url)); // a later call tries again
+  }
+  return /** @type {Promise<WebAssembly.Module>} */ (compiled.get(url));
+}
+
+/** The search module (the worker's and the search box's), compiled once per page. */
+export const searchModule = (options = {}) => compileOnce(searchWasmUrl(), options);
+/** The chat module (the chat's rules), compiled once per page. */
+export const coreModule = (options = {}) => compileOnce(coreWasmUrl(), options);
+
+/**
+ * A function that starts a module's wasm-bindgen glue (`init`) on `compile()`'s module once
+ * on this thread and resolves with its `exports`; a failure lets a later call try again.
+ * @template T
+ * @param {() => Promise<WebAssembly.Module>} compile
+ * @param {(init: {module_or_path: WebAssembly.Module}) => Promise<unknown>} init
+ * @param {T} exports
+ * @returns {() => Promise<T>}
+ */
+export function startedOnce(compile, init, exports) {
+  /** @type {Promise<T> | null} */
+  let started = null;
+  return () => {
+    started ??= compile()
+      .then((module) => init({ module_or_path: module }))
+      .then(
+        () => exports,
+        (e) => {
+          started = null;
+          throw e;
+        },
+      );
+    return started;
+  };
 }

@@ -3,10 +3,10 @@
 // appended below the ones shown, never moved in between, so the list does not jump under
 // the reader's cursor. Rows are grouped by page, each with its section path, a snippet of
 // its text and the ranges of the query's words to highlight there and in its title. Which
-// words those are is the core's answer (page-core.js matchRanges, the tokenizer that built
-// the index); this file only cuts the snippet around them.
+// words those are is the core's answer (the search module's matchRanges, page-search.js: the
+// tokenizer that built the index); this file only cuts the snippet around them.
 
-import { pageCore } from "./page-core.js";
+import { pageSearch } from "./page-search.js";
 
 /** A snippet is about this many characters, starting a little before the first match. */
 const SNIPPET_CHARS = 170;
@@ -27,7 +27,7 @@ export async function searchAsYouType({ query, options, onUpdate, request, stopp
   // neighbours (the core's rule, lexical::expand); a question in the chat asks without it.
   const ask = (mode, n) => request("search", { question: query, options: { k: n, mode, expandWords: true, ...(filters ? { filters } : {}) } });
   // Highlights are a nicety: without the page's core the rows come unmarked.
-  const core = pageCore().catch(() => null);
+  const core = pageSearch().catch(() => null);
   const keyword = await ask("lexical", k);
   const matcher = await core;
   const willMerge = semanticK > 0 && hybrid();

@@ -2,14 +2,14 @@
 // its files (worker.js, model-load.js, embed-client.js, downloads.js, cache-prune.js), so
 // what the worker holds is listed in one place.
 
-let receiveCore;
+let receiveSearch;
 export const state = {
   options: null,
-  /** The core module the page compiled (null: compile it here), sent after `open`. */
-  coreModule: new Promise((resolve) => {
-    receiveCore = resolve;
+  /** The search module the page compiled (null: compile it here), sent after `open`. */
+  searchModule: new Promise((resolve) => {
+    receiveSearch = resolve;
   }),
-  receiveCore: (module) => receiveCore(module),
+  receiveSearch: (module) => receiveSearch(module),
   /** Cache | null (no Cache API, or disabled); undefined until opened. */
   cache: undefined,
   retriever: null,

@@ -1,22 +1,21 @@
 // The Lectern worker: owns the wasm core and every download. The page talks to it only
 // through index.js, over rpc.js (requests: open, search, searchSelection, followUps, embed, loadModel,
-// crashForTesting; events: the page's compiled core module in, progress out). Nothing here
-// touches the DOM, and nothing here blocks the page. The model loads in model-load.js.
+// crashForTesting; events: the page's compiled search module in, progress out). Nothing here
+// touches the DOM, and nothing here blocks the page. The model loads in model-load.js, which
+// is imported only when the model is wanted (nothing of it is fetched before the first results).
 
-import initCore, { Retriever } from "./lectern_core.js";
-import { coreWasmUrl, compileWasm, moduleLoadError } from "./runtime.js";
+import initSearch, { Retriever } from "./lectern_search.js";
+import { searchWasmUrl, compileWasm, moduleLoadError } from "./runtime.js";
 import { prune } from "./cache-prune.js";
-import { embedText } from "./embed-client.js";
 import { codedError, plain } from "./errors.js";
 import { inWasm, move, serve } from "./rpc.js";
 import { state, fileUrl, cacheName } from "./worker-state.js";
-import { progress, tracker } from "./progress.js";
+import { modelFailed, progress, tracker } from "./progress.js";
 import { fetchManifest, onceMore, shared, withFiles } from "./downloads.js";
-import { deferModel, loadModel } from "./model-load.js";
 
-/** Starts the core module: the one the page compiled, or (if that failed) compiled here. */
-async function startCore(compiled) {
-  const url = coreWasmUrl();
+/** Starts the search module: the one the page compiled, or (if that failed) compiled here. */
+async function startSearch(compiled) {
+  const url = searchWasmUrl();
   let module = compiled;
   if (!(module instanceof WebAssembly.Module)) {
     try {
@@ -26,11 +25,44 @@ async function startCore(compiled) {
     }
   }
   try {
-    await initCore({ module_or_path: module });
+    await initSearch({ module_or_path: module });
   } catch (e) {
     throw codedError("INDEX_UNAVAILABLE", `The search module could not start: ${e?.message ?? e}`, "RUNTIME");
   }
   progress({ phase: "runtime", loaded: 1, total: 1, file: url.slice(url.lastIndexOf("/") + 1) });
+}
+
+// ---- the model's stage, imported when the model is wanted --------------------------------
+
+/** model-load.js (and embed-client.js, which it imports). A failed import is a model attempt
+ * that failed before its first byte: reported, and a later loadModel tries again. */
+async function modelStage() {
+  try {
+    return await import("./model-load.js");
+  } catch (e) {
+    const error = codedError("MODEL_UNAVAILABLE", `Could not load the model loader: ${e?.message ?? e}`, "RUNTIME");
+    modelFailed(error, ++state.modelAttempts);
+    throw error;
+  }
+}
+
+/** The unit vector of `text` from the live embedder (embed-client.js). */
+const embedText = async (text) => (await import("./embed-client.js")).embedText(text);
+
+/** The model is megabytes, a question's keyword answer kilobytes: on a slow link they would
+ * share it and the first answer would wait for the model. So the model starts when the first
+ * search has its results (`state.startModel`), or once the worker has been idle (`busy()`
+ * false) for a moment after opening. */
+const MODEL_AFTER_IDLE_MS = 1000;
+function deferModel(busy) {
+  let timer = 0;
+  const start = () => {
+    clearTimeout(timer);
+    state.startModel = null;
+    modelStage().then((stage) => stage.loadModel()).catch(() => {});
+  };
+  state.startModel = start;
+  timer = setTimeout(() => !busy() && start(), MODEL_AFTER_IDLE_MS);
 }
 
 // ---- the requests ---------------------------------------------------------------------
@@ -42,7 +74,7 @@ async function open(options) {
   if (options.modelUrl) options.modelUrl = new URL(options.modelUrl, options.pageUrl).href;
   if (options.tokenizerUrl) options.tokenizerUrl = new URL(options.tokenizerUrl, options.pageUrl).href;
   const started = performance.now();
-  const [, manifestBytes] = await Promise.all([state.coreModule.then(startCore), fetchManifest(state.manifestUrl)]);
+  const [, manifestBytes] = await Promise.all([state.searchModule.then(startSearch), fetchManifest(state.manifestUrl)]);
   const retriever = inWasm(() => new Retriever(manifestBytes));
   const manifest = inWasm(() => retriever.manifest());
   state.manifest = manifest;
@@ -240,7 +272,7 @@ const server = serve(
     async loadModel() {
       if (!state.retriever) throw codedError("INDEX_UNAVAILABLE", "The search index is not loaded", "NOT_LOADED");
       if (!state.semantic) throw codedError("MODEL_UNAVAILABLE", "The model is English and this index is not: it is searched by keywords", "LANGUAGE");
-      await loadModel();
+      await (await modelStage()).loadModel();
       return true;
     },
     crashForTesting({ kind }) {
@@ -257,7 +289,7 @@ const server = serve(
       return new Promise(() => {});
     },
   },
-  { module: "search module", on: { core: (module) => state.receiveCore(module) } },
+  { module: "search module", on: { search: (module) => state.receiveSearch(module) } },
 );
 
 /** A search, then the deferred model's turn: the first answer's files are in. */

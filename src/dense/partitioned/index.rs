@@ -296,7 +296,7 @@ impl PartitionedIndex {
             })
             .map(|p| (centroid_scores.get(p as usize).copied().unwrap_or(f32::NEG_INFINITY), p))
             .collect();
-        order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        crate::sort::sort_by(&mut order, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
 
         // Round 1: the nearest partitions' codes, more if the filter leaves too few items.
         let table = self.head.pq.table(query);
@@ -332,7 +332,7 @@ impl PartitionedIndex {
 
         // Round 2: the shards of the best distinct candidates.
         let mut candidates = candidates;
-        candidates.sort_by(|a, b| {
+        crate::sort::sort_by(&mut candidates, |a, b| {
             b.estimate.total_cmp(&a.estimate).then(a.partition.cmp(&b.partition)).then(a.row.cmp(&b.row))
         });
         let want = self.rescore.max(k);

@@ -40,7 +40,7 @@ pub fn choose(candidates: Vec<Candidate>, confidences: &[Option<Confidence>]) ->
         })
         .collect();
     // Stable: among equals, the neighbours' order stands.
-    answered.sort_by_key(|f| rank(f.confidence));
+    crate::sort::sort_by_key(&mut answered, |f| rank(f.confidence));
     answered.truncate(MAX_FOLLOW_UPS);
     answered
 }

@@ -94,7 +94,7 @@ pub fn neighbours<'a>(cited: &[u32], chunk: impl Fn(u32) -> Option<&'a ChunkMeta
                 s.heading_path.len() == own.len() && s.heading_path.starts_with(parent) && s.heading_path != own
             })
             .collect();
-        siblings.sort_by_key(|s| s.chunk.abs_diff(c));
+        crate::sort::sort_by_key(&mut siblings, |s| s.chunk.abs_diff(c));
         let ranked = (next.map(|s| (s, Relation::Next)).into_iter())
             .chain(children.map(|s| (s, Relation::Child)))
             .chain(siblings.into_iter().map(|s| (s, Relation::Sibling)));

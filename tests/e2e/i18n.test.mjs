@@ -69,6 +69,9 @@ test("on a Chinese page the box finds the Chinese section from a Chinese query, 
   assert.ok(rows.some((r) => r.href === "/zh-CN/docs/next/setup#校准漏斗"), `the Chinese section: ${rows.map((r) => r.href).join(" ")}`);
   assert.ok(rows.every((r) => isZh(r.href) && isNext(r.href)), `only the Chinese Next pages: ${rows.map((r) => r.href).join(" ")}`);
   assert.ok(rows.some((r) => /校准漏斗/.test(r.title)), rows.map((r) => r.title).join(" | "));
+  // The link to the search page in Docusaurus's Chinese words, not an English singular.
+  const all = await page.locator(".lectern-search__all").innerText();
+  assert.match(all, /查看全部/, all);
   // On a 1.0 page: the Chinese 1.0 pages only.
   await page.goto(`${site.origin}/zh-CN/docs/setup`);
   await page.waitForSelector("[data-lectern-hydrated]", { state: "attached" });
@@ -116,6 +119,10 @@ test("the chat asked in Chinese cites the Chinese pages, and promises no better 
   assert.equal(await answer.locator('[data-lectern-note="KEYWORD_ONLY"]').count(), 0);
   assert.equal(await page.locator('[data-lectern-status="model"], [data-lectern-ask-again]').count(), 0);
   assert.deepEqual(site.requests().filter((r) => SEMANTIC_FILES.test(r.path)).map((r) => r.path), []);
+  // Follow-ups are the Chinese headings as written, not wrapped in an English template.
+  await page.locator(".lectern-follow-ups .lectern-follow-up").first().waitFor();
+  const suggested = await page.locator(".lectern-follow-ups .lectern-follow-up").allInnerTexts();
+  assert.ok(suggested.length > 0 && suggested.every((q) => !/[A-Za-z]/.test(q)), suggested.join(" | "));
 });
 
 for (const [name, options] of [

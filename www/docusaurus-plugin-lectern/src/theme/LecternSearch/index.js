@@ -378,7 +378,7 @@ export default function LecternSearch({ open, onClose, config }) {
                 recent.save(q);
                 close();
               }}>
-              {selectMessage(count, searchFormat.seeAll(count))}
+              {searchFormat.seeAll(count)}
             </Link>
           )}
         </footer>

@@ -48,9 +48,13 @@ export function searchStrings() {
 export const searchFormat = {
   /** "Version 1.0" (the scope of a search or a question). */
   version: (version) => translate({ id: 'lectern.search.version', message: 'Version {version}', description: 'The docs version a search or question is limited to' }, { version }),
-  /** For usePluralForm().selectMessage: "See 1 result", "See all 12 results". */
+  /** The footer link to the search page: DocSearch's words (translated by Docusaurus), and a
+   * form of its own for one result. Not plural forms: a locale without a translation of them
+   * would pick the English singular ("See 3 result" in Chinese). */
   seeAll: (count) =>
-    translate({ id: 'lectern.search.seeAll.plurals', message: 'See {count} result|See all {count} results', description: 'Search box footer link to the search page (pipe-separated plural forms)' }, { count }),
+    count === 1
+      ? translate({ id: 'lectern.search.seeOne', message: 'See 1 result', description: 'Search box footer link to the search page when there is one result' })
+      : translate({ id: 'theme.SearchBar.seeAll', message: 'See all {count} results' }, { count }),
   resultsTitle: (query) => translate({ id: 'theme.SearchPage.existingResultsTitle', message: 'Search results for "{query}"' }, { query }),
   /** For usePluralForm().selectMessage. */
   documentsFound: (count) => translate({ id: 'theme.SearchPage.documentsFound.plurals', message: 'One document found|{count} documents found' }, { count }),

@@ -384,6 +384,11 @@ fn a_term_shard_that_failed_is_searched_without_and_says_so() {
     let earlier = [question];
     let follow_up = FollowUpOptions::default();
     assert_eq!(sharded.unavailable_for_follow_up(question, &earlier, &follow_up, false), std::slice::from_ref(&failed));
+    // The page table (the conversation's page gets a vote) comes with a follow-up's terms.
+    let needed = sharded.files_for_follow_up(question, &earlier, &follow_up, false);
+    for file in needed.iter().filter(|f| f.part == Part::Pages) {
+        sharded.attach(file.part, file.id, &served.get(&file.name)).expect("attaches");
+    }
     let followed = sharded
         .search_follow_up(question, None, None, &earlier, &SearchOptions::default(), &follow_up)
         .expect("a follow-up searches without it too");

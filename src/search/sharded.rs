@@ -334,7 +334,9 @@ impl ShardedSearch {
 
     /// The files a search for the follow-up `question`, asked after the `earlier` questions
     /// (oldest first), still needs: those of the question and of its text in context
-    /// ([`in_context_query`]). Empty when [`ShardedSearch::search_follow_up`] can run.
+    /// ([`in_context_query`]), and the page table when the bundle has one apart and the
+    /// conversation's page gets a vote (`FollowUpOptions::page_weight`). Empty when
+    /// [`ShardedSearch::search_follow_up`] can run.
     pub fn files_for_follow_up<S: AsRef<str>>(
         &self,
         question: &str,
@@ -343,11 +345,11 @@ impl ShardedSearch {
         expand_words: bool,
     ) -> Vec<NeededFile> {
         let mut out = self.files_for_query(question, expand_words);
-        for needed in in_context_query(question, earlier, follow_up)
-            .map(|q| self.files_for_query(&q, expand_words))
-            .unwrap_or_default()
-        {
-            push_new(&mut out, Some(needed));
+        if let Some(in_context) = in_context_query(question, earlier, follow_up) {
+            for needed in self.files_for_query(&in_context, expand_words) {
+                push_new(&mut out, Some(needed));
+            }
+            push_new(&mut out, self.page_table_file(follow_up.page_weight > 0.0));
         }
         out
     }
@@ -355,8 +357,13 @@ impl ShardedSearch {
     /// The page table, when a search with `options` needs it (asked from a page) and it has
     /// not arrived: fetched with the question's term shards.
     pub fn files_for_page(&self, options: &SearchOptions) -> Option<NeededFile> {
+        self.page_table_file(options.page.is_some())
+    }
+
+    /// The page table as a file still to fetch, when `wanted` and the bundle has one apart.
+    fn page_table_file(&self, wanted: bool) -> Option<NeededFile> {
         let file = self.reader.manifest().files.pages.as_ref()?;
-        (options.page.is_some() && !self.pages_attached).then(|| NeededFile::new(Part::Pages, 0, file))
+        (wanted && !self.pages_attached).then(|| NeededFile::new(Part::Pages, 0, file))
     }
 
     /// The page table as a part a search with `options` goes without (it could not be had).

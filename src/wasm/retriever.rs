@@ -107,7 +107,10 @@ impl Retriever {
             Some(selection) => self.inner.files_for_query(&query::selected_mode_query(question, selection), expand),
             None => self.inner.files_for_follow_up(question, &options.earlier, &FollowUpOptions::default(), expand),
         };
-        files.extend(self.inner.files_for_page(&core));
+        // A follow-up may have named the page table already.
+        if let Some(page) = self.inner.files_for_page(&core).filter(|p| !files.iter().any(|f| f.name == p.name)) {
+            files.push(page);
+        }
         to_js(&files)
     }
 

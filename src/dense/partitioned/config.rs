@@ -33,16 +33,19 @@ pub struct PartitionedConfig {
 
 /// Partitions a question probes by default, in percent of the index's partitions
 /// ([`PartitionedConfig::for_vectors`]): recall@10 ≥ 0.95 against the exact scan at 10,000
-/// and 30,000 real vectors took 15% and 13.5% (`src/dense/bench_notes.md`, "Phase 4").
+/// and 30,000 real vectors took 15% and 13.5% of the partitions (`src/dense/bench_notes.md`,
+/// "Phase 4"), capped at `MAX_DEFAULT_PROBE` for the bytes.
 const PROBE_PERCENT: usize = 14;
-/// Most partitions a question probes by default, whatever the index's size: past it each
-/// question's bytes grow faster than its recall (98,872 vectors, "Phase 4").
-const MAX_DEFAULT_PROBE: usize = 192;
+/// Most partitions a question probes by default, whatever the index's size: it keeps a cold
+/// question near the 300 KB at 30,000 real vectors (probe 96: 315 KB, recall 0.944;
+/// 128: 367 KB, 0.952; "Phase 4"): above it recall costs more bytes than the budget has.
+const MAX_DEFAULT_PROBE: usize = 96;
 
-/// The defaults are those of an index of ~10,000 vectors (`probe` scales with the index:
+/// The defaults are those of an index of ~10,000 vectors (`probe` grows with the index:
 /// [`PartitionedConfig::for_vectors`]). 32-row partitions with 48-byte codes: at 30,000 real
-/// vectors recall@10 0.952 for 367 KB a cold question, where 64-row partitions needed 442 KB
-/// (probe 64, rescore 128: 0.948) and 32-byte codes 407 KB (`bench_notes.md`, "Phase 4").
+/// vectors 315 KB a cold question for recall@10 0.944 (probe 96), 367 KB for 0.952 (128),
+/// where 64-row partitions needed 442 KB for 0.948 and 32-byte codes 407 KB for 0.952; at
+/// 10,000, 196 KB for 0.957 (`bench_notes.md`, "Phase 4").
 impl Default for PartitionedConfig {
     fn default() -> Self {
         PartitionedConfig {
@@ -109,10 +112,11 @@ mod tests {
         let at = |vectors| PartitionedConfig::for_vectors(vectors, 384).probe;
         // 10,000 vectors: 313 partitions of 32, 14% is 44: the floor.
         assert_eq!(at(10_000), 48);
-        // 30,000: 938 partitions, 14% is 132 (measured at 128: recall 0.952).
-        assert_eq!(at(30_000), 132);
+        // 20,000: 625 partitions, 14% is 88; 30,000: 938, 132, capped (measured: probe 96,
+        // 315 KB, recall 0.944; 128, 367 KB, 0.952).
+        assert_eq!(at(20_000), 88);
+        assert_eq!(at(30_000), MAX_DEFAULT_PROBE);
         assert_eq!(at(1_000_000), MAX_DEFAULT_PROBE);
-        assert!(at(40_000) > at(30_000) && at(40_000) < MAX_DEFAULT_PROBE);
         let small = PartitionedConfig::for_vectors(3_000, 8);
         assert_eq!((small.subspaces, small.centroid_subspaces), (8, 8));
         assert!(small.validate(8).is_ok());

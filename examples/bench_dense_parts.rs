@@ -13,6 +13,14 @@
 //! - `partition_size= subspaces= shard_size= probe= rescore=` override the build config;
 //!   `sweep=probe:8,16,32;rescore:16,32,64` searches each size with every pair (one build).
 //! - `synthetic=false` skips the synthetic set; `real=false` the real one.
+//! - `row_bits=6` rounds every stored int8 row to 6 bits before searching: what rescoring at a
+//!   lower precision would cost in recall (an experiment; the bytes stay int8).
+//! - Without `probe=`, each size probes what `PartitionedConfig::for_vectors` gives it (the
+//!   bundle writer's choice).
+//!
+//! Each row is followed by where a cold question's bytes go (means): the head, round 1's codes
+//! parts, round 2's row shards (and how many rows they hold for the candidates asked for),
+//! and the dense catalog pages the bundle would add, which the KB figures do not count.
 
 #![cfg_attr(target_arch = "wasm32", allow(dead_code, unused_imports))]
 
@@ -26,7 +34,8 @@ mod bench {
     use std::time::Instant;
 
     use lectern::dense::partitioned::{
-        build, PartFilter, PartSearch, PartitionedConfig, PartitionedFiles, PartitionedIndex, PartitionedInput,
+        build, PartFilter, PartKind, PartSearch, PartitionedConfig, PartitionedFiles, PartitionedIndex,
+        PartitionedInput,
     };
     use lectern::dense::synthetic::{clustered_unit_vectors, queries_near};
     use lectern::dense::{DenseIndex, DenseIndexConfig, QuantizedVectors};
@@ -203,8 +212,39 @@ mod bench {
         pub recall_tied: f64,
         /// Mean recall@10 of each question set, in first-seen order.
         pub recall_by_set: Vec<(String, f64)>,
+        pub rescore: usize,
         pub memory_mb: f64,
+        /// Where a cold question's bytes go, means over the questions.
+        pub breakdown: Breakdown,
     }
+
+    /// Means per cold question: the head, round 1's codes parts, round 2's int8 row shards,
+    /// and the dense catalog pages the bundle would add (not in the KB figures above).
+    #[derive(Default, Clone)]
+    pub struct Breakdown {
+        pub head_kb: f64,
+        pub codes_files: f64,
+        pub codes_kb: f64,
+        /// Of the codes parts: their uncompressed bytes, and the rows they hold.
+        pub codes_raw_kb: f64,
+        pub codes_rows: f64,
+        pub shard_files: f64,
+        pub shards_kb: f64,
+        pub shards_raw_kb: f64,
+        /// Rows the shards hold (each rescored), against the candidates asked for.
+        pub shard_rows: f64,
+        /// Fixed bytes of every part (preamble and shard table), uncompressed.
+        pub fixed_kb: f64,
+        /// Catalog pages the bundle fetches for these parts (`CATALOG_PAGE_SHARDS` parts a page:
+        /// the codes parts' pages and every shard page of a probed partition).
+        pub catalog_pages: f64,
+    }
+
+    /// Parts listed per dense catalog page (`bundle::CATALOG_PAGE_SHARDS`).
+    const CATALOG_PAGE_SHARDS: u32 = 32;
+    /// Mean brotli bytes of one dense catalog page, measured on the 10,000-page site's bundle
+    /// (382 pages of 32 entries: file name, size, sha256, part): 1,317.
+    const CATALOG_PAGE_BROTLI: f64 = 1317.0;
 
     fn pct(mut v: Vec<f64>, q: f64) -> f64 {
         v.sort_by(f64::total_cmp);
@@ -255,6 +295,25 @@ mod bench {
         /// Writes the head, the parts the first 100 questions need and those questions here,
         /// for the search-time measurement in Chromium (tests/wasm_dense_parts_bench.rs).
         pub browser_dir: Option<&'a Path>,
+        /// Below 8: every int8 row is rounded to this many bits (an experiment: what rescoring
+        /// at a lower precision would cost in recall; the rows stay int8 bytes).
+        pub row_bits: u32,
+    }
+
+    /// Rounds the int8 codes of every row shard to `bits`-bit levels (same scale).
+    fn coarsen_rows(files: &mut PartitionedFiles, bits: u32) -> BoxResult<()> {
+        let index = PartitionedIndex::open(&files.head)?;
+        let levels = ((1i32 << (bits - 1)) - 1) as f32;
+        for p in index.partition_count()..files.parts.len() {
+            let part = &mut files.parts[p];
+            let rows = u32::from_le_bytes([part[20], part[21], part[22], part[23]]) as usize;
+            for byte in &mut part[24 + 4 * rows..] {
+                let code = f32::from(*byte as i8);
+                let coarse = (code * levels / 127.0).round() * 127.0 / levels;
+                *byte = coarse.round().clamp(-127.0, 127.0) as i8 as u8;
+            }
+        }
+        Ok(())
     }
 
     /// The browser bench's files: `head.bin`, `part-<id>.bin`, `queries.f32` and
@@ -286,8 +345,11 @@ mod bench {
     pub fn run(r: &Run<'_>, work: &Path) -> BoxResult<Vec<Row>> {
         let start = Instant::now();
         let input = PartitionedInput { items: r.items, first_copy: r.first_copy, version_slots: r.slots };
-        let (files, stats) = build(&input, r.config)?;
+        let (mut files, stats) = build(&input, r.config)?;
         let build_s = start.elapsed().as_secs_f64();
+        if r.row_bits < 8 {
+            coarsen_rows(&mut files, r.row_bits)?;
+        }
         let (head_br, parts_br) = brotli_sizes(&files, work)?;
         if let Some(dir) = r.browser_dir {
             write_browser_set(r, &files, dir)?;
@@ -329,6 +391,7 @@ mod bench {
             let mut recall_sum = 0.0;
             let mut tied_sum = 0.0;
             let mut by_set: Vec<(String, f64, usize)> = Vec::new();
+            let mut parts_of = Breakdown::default();
             let mut warm = PartitionedIndex::open(&files.head)?;
             for (q, truth) in r.queries.iter().zip(&truth) {
                 // Cold cache: a fresh index per question, so every part it needs is fetched.
@@ -337,6 +400,7 @@ mod bench {
                 index.set_rescore(rescore)?;
                 let mut bytes = head_br;
                 let mut rounds = 0;
+                let mut pages = std::collections::HashSet::new();
                 let hits = loop {
                     match index.search(q, K, &filter)? {
                         PartSearch::Found(hits) => break hits,
@@ -344,11 +408,34 @@ mod bench {
                             rounds += 1;
                             for p in parts {
                                 bytes += parts_br[p as usize];
+                                let raw = &files.parts[p as usize];
+                                let (br, raw_kb) = (parts_br[p as usize] as f64 / 1024.0, raw.len() as f64 / 1024.0);
+                                let rows = u32::from_le_bytes([raw[20], raw[21], raw[22], raw[23]]) as f64;
+                                match index.part_kind(p)? {
+                                    PartKind::Codes { partition } => {
+                                        parts_of.codes_files += 1.0;
+                                        parts_of.codes_kb += br;
+                                        parts_of.codes_raw_kb += raw_kb;
+                                        parts_of.codes_rows += rows;
+                                        let shards = index.shard_parts(partition);
+                                        parts_of.fixed_kb += (24 + 2 * shards.len()) as f64 / 1024.0;
+                                        pages.insert(p / CATALOG_PAGE_SHARDS);
+                                        pages.extend(shards.map(|s| s / CATALOG_PAGE_SHARDS));
+                                    }
+                                    PartKind::Rows { .. } => {
+                                        parts_of.shard_files += 1.0;
+                                        parts_of.shards_kb += br;
+                                        parts_of.shards_raw_kb += raw_kb;
+                                        parts_of.shard_rows += rows;
+                                        parts_of.fixed_kb += 24.0 / 1024.0;
+                                    }
+                                }
                                 index.attach(p, &files.parts[p as usize])?;
                             }
                         }
                     }
                 };
+                parts_of.catalog_pages += pages.len() as f64;
                 // Search time once the parts are there (best of 3: the machine is shared).
                 let mut best = f64::INFINITY;
                 for _ in 0..3 {
@@ -398,8 +485,26 @@ mod bench {
                 search_p95_ms: pct(times, 0.95),
                 recall: recall_sum / r.queries.len().max(1) as f64,
                 recall_tied: tied_sum / r.queries.len().max(1) as f64,
+                rescore,
                 recall_by_set: by_set.into_iter().map(|(s, sum, n)| (s, sum / n as f64)).collect(),
                 memory_mb: warm.memory_bytes() as f64 / 1e6,
+                breakdown: {
+                    let n = r.queries.len().max(1) as f64;
+                    let b = parts_of;
+                    Breakdown {
+                        head_kb: head_br as f64 / 1024.0,
+                        codes_files: b.codes_files / n,
+                        codes_kb: b.codes_kb / n,
+                        codes_raw_kb: b.codes_raw_kb / n,
+                        codes_rows: b.codes_rows / n,
+                        shard_files: b.shard_files / n,
+                        shards_kb: b.shards_kb / n,
+                        shards_raw_kb: b.shards_raw_kb / n,
+                        shard_rows: b.shard_rows / n,
+                        fixed_kb: b.fixed_kb / n,
+                        catalog_pages: b.catalog_pages / n,
+                    }
+                },
             });
         }
         Ok(out)
@@ -418,6 +523,31 @@ mod bench {
             times.push(t.elapsed().as_secs_f64() * 1e3);
         }
         Ok((kb, pct(times.clone(), 0.5), pct(times, 0.95)))
+    }
+
+    /// One line: where a cold question's bytes go (means).
+    pub fn print_breakdown(row: &Row) {
+        let b = &row.breakdown;
+        let total = b.head_kb + b.codes_kb + b.shards_kb;
+        println!(
+            "  bytes of a cold question (means): head {:.1} KB + codes {:.1} KB ({:.1} files, {:.0} rows, {:.1} KB raw, {:.1} B a row) + row shards {:.1} KB ({:.1} files, {:.0} rows for {} candidates: {:.2} rows a candidate, {:.1} KB raw) = {:.1} KB; fixed part bytes {:.1} KB raw; the bundle adds {:.1} dense catalog pages (~{:.0} KB)",
+            b.head_kb,
+            b.codes_kb,
+            b.codes_files,
+            b.codes_rows,
+            b.codes_raw_kb,
+            b.codes_kb * 1024.0 / b.codes_rows.max(1.0),
+            b.shards_kb,
+            b.shard_files,
+            b.shard_rows,
+            row.rescore,
+            b.shard_rows / row.rescore.max(1) as f64,
+            b.shards_raw_kb,
+            total,
+            b.fixed_kb,
+            b.catalog_pages,
+            b.catalog_pages * CATALOG_PAGE_BROTLI / 1024.0
+        );
     }
 
     pub fn print_header() {
@@ -449,6 +579,12 @@ mod bench {
         );
     }
 
+    /// `config` with the probe `PartitionedConfig::for_vectors` gives `vectors`, unless set.
+    fn sized(config: &PartitionedConfig, vectors: usize, probe_set: bool) -> PartitionedConfig {
+        let probe = if probe_set { config.probe } else { PartitionedConfig::for_vectors(vectors, DIMS).probe };
+        PartitionedConfig { probe, ..config.clone() }
+    }
+
     pub fn main() -> BoxResult<()> {
         let args: Vec<String> = std::env::args().skip(1).collect();
         let (Some(dir), Some(work)) = (args.first(), args.get(1)) else {
@@ -464,6 +600,9 @@ mod bench {
         let mut sets_arg: Option<String> = None;
         let mut version_of: Option<String> = None;
         let mut browser_dir: Option<PathBuf> = None;
+        let mut row_bits = 8u32;
+        // Without `probe=`, each size probes what the bundle writer would choose for it.
+        let mut probe_set = false;
         for arg in &args {
             let Some((key, value)) = arg.split_once('=') else { continue };
             match key {
@@ -471,9 +610,13 @@ mod bench {
                 "subspaces" => config.subspaces = value.parse()?,
                 "centroid_subspaces" => config.centroid_subspaces = value.parse()?,
                 "shard_size" => config.shard_size = value.parse()?,
-                "probe" => config.probe = value.parse()?,
+                "probe" => {
+                    config.probe = value.parse()?;
+                    probe_set = true;
+                }
                 "rescore" => config.rescore = value.parse()?,
                 "synthetic" => synthetic = value == "true",
+                "row_bits" => row_bits = value.parse::<u32>()?.clamp(2, 8),
                 "real" => real = value == "true",
                 "sets" => sets_arg = Some(value.to_string()),
                 // `version=jest:current`: every question filtered to that version.
@@ -535,6 +678,8 @@ mod bench {
             for size in sizes_arg.split(',') {
                 let n = if size == "all" { usize::MAX } else { size.parse()? };
                 let end = prefix(&corpus, n);
+                let stored: usize = corpus.items[..end].iter().map(Vec::len).sum();
+                let config = sized(&config, stored, probe_set);
                 let label =
                     format!("real MiniLM, {}", if size == "all" { "all".to_string() } else { size.to_string() });
                 let run_args = Run {
@@ -547,18 +692,21 @@ mod bench {
                     config: &config,
                     sweep: &sweep,
                     version,
+                    row_bits,
                     browser_dir: browser_dir.as_deref().filter(|_| size == sizes_arg.split(',').next().unwrap_or("")),
                 };
                 for row in run(&run_args, &work)? {
                     print_row(&row);
                     let sets: Vec<String> = row.recall_by_set.iter().map(|(s, r)| format!("{s} {r:.3}")).collect();
                     eprintln!("  recall@10 by question set: {}", sets.join(", "));
+                    print_breakdown(&row);
                 }
                 singles.push((label, single_file(&corpus.items[..end], &queries.vectors, &work)?));
             }
         }
         if synthetic {
             for size in sizes_arg.split(',').filter_map(|s| s.parse::<usize>().ok()) {
+                let config = sized(&config, size, probe_set);
                 let vectors = clustered_unit_vectors(size, DIMS, 200, 1.5, size as u64);
                 let queries = queries_near(&vectors, 300, 1.0, size as u64 + 1);
                 let items: Vec<Vec<Vec<f32>>> = vectors.into_iter().map(|v| vec![v]).collect();
@@ -574,6 +722,7 @@ mod bench {
                     sweep: &sweep,
                     version: None,
                     browser_dir: None,
+                    row_bits: 8,
                 };
                 for row in run(&run_args, &work)? {
                     print_row(&row);

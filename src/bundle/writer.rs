@@ -167,13 +167,7 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
                 if table.versions.is_empty() { Vec::new() } else { items.map(|i| table.version_slot(i)).collect() };
             let parts_input =
                 PartitionedInput { items: &vectors, first_copy: &first_copy, version_slots: &version_slots };
-            // The defaults are measured at 384 dims; a smaller model's codes have fewer slices.
-            let defaults = PartitionedConfig::default();
-            let config = PartitionedConfig {
-                subspaces: defaults.subspaces.min(input.dims),
-                centroid_subspaces: defaults.centroid_subspaces.min(input.dims),
-                ..defaults
-            };
+            let config = PartitionedConfig::for_vectors(vectors.iter().map(Vec::len).sum(), input.dims);
             let (built, _) = partitioned::build(&parts_input, &config).map_err(|e| inconsistent(e.to_string()))?;
             let head = add(FileKind::DenseHead, built.head);
             let parts: Vec<DensePartEntry> = (built.parts.into_iter().enumerate())

@@ -115,6 +115,8 @@ test("the chat asked in Chinese cites the Chinese pages, and promises no better 
   assert.ok(cited.every((h) => isZh(h) && isNext(h)), `Chinese Next sources only: ${cited.join(" ")}`);
   const answer = page.locator(".lectern-message--assistant").last();
   assert.match(await answer.innerText(), /漏斗/, "the answer is made from the Chinese text");
+  // The panel's own words in the Chinese the plugin ships (src/locales/zh-Hans).
+  assert.equal(await page.locator(".lectern-header__title").innerText(), "向本站提问");
   // Semantic search is not coming for Chinese: nothing says it is.
   assert.equal(await answer.locator('[data-lectern-note="KEYWORD_ONLY"]').count(), 0);
   assert.equal(await page.locator('[data-lectern-status="model"], [data-lectern-ask-again]').count(), 0);

@@ -182,7 +182,9 @@ async function pluginLectern(context, rawOptions) {
     async getDefaultCodeTranslationMessages() {
       // The search box reuses DocSearch's message ids where the meaning is the same
       // (LecternSearch/strings.js): their translations, which Docusaurus ships, apply.
-      return readSearchTranslations(siteDir, context.i18n.currentLocale);
+      // And the plugin's own strings in the locales it ships (src/locales/<locale>/lectern.json).
+      const locale = context.i18n.currentLocale;
+      return { ...(await readTranslations(siteDir, locale, "theme-search-algolia")), ...(await readTranslations(siteDir, locale, "lectern", LOCALES_DIR)) };
     },
 
     getThemePath() {
@@ -232,12 +234,16 @@ function describeLlms(llms, shadowed) {
   return parts.join(", ") || "nothing";
 }
 
-/** DocSearch's messages in `locale` from @docusaurus/theme-translations (a dependency of the
- * classic theme), or none when it is not installed or has no such locale. */
-async function readSearchTranslations(siteDir, locale) {
+/** The translations of the plugin's own strings, one folder per locale. */
+const LOCALES_DIR = path.join(__dirname, "locales");
+
+/** The messages `name` in `locale` — DocSearch's from @docusaurus/theme-translations (a
+ * dependency of the classic theme), or the plugin's from `dirPath` — found as Docusaurus finds
+ * its own ("zh-CN" reads zh-Hans), or none when there are none or the package is missing. */
+async function readTranslations(siteDir, locale, name, dirPath = undefined) {
   try {
     const { readDefaultCodeTranslationMessages } = createRequire(path.join(siteDir, "package.json"))("@docusaurus/theme-translations");
-    return await readDefaultCodeTranslationMessages({ locale, name: "theme-search-algolia" });
+    return await readDefaultCodeTranslationMessages({ locale, name, ...(dirPath ? { dirPath } : {}) });
   } catch {
     return {};
   }

@@ -24,8 +24,11 @@ pub struct ShardSizes {
     pub dense_parts: DenseParts,
 }
 
-/// Default target size of a chunk shard's text: a result fetches its shard.
-pub const DEFAULT_TEXT_SHARD_BYTES: usize = 16 * 1024;
+/// Default target size of a chunk shard's text: a result fetches its shard. 4 KB, not 16: the
+/// search box's first rows on the 10,000-page site fetch 37 KB less (the manifest lists more
+/// chunk catalog pages, +10.5 KB, the shards of 8 results are a quarter), a whole visit 36%
+/// less, the sample site's first rows 13 KB less (BENCHMARKS.md, "Text shards of 4 KB").
+pub const DEFAULT_TEXT_SHARD_BYTES: usize = 4 * 1024;
 
 impl Default for ShardSizes {
     fn default() -> Self {

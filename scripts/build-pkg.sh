@@ -71,21 +71,21 @@ optimise() {
 # lectern.wasm and a fresh (not relinked) build would hand over the other module. Their
 # dependencies are small (about a minute cold); the embedder's (tract) stay in the shared
 # target dir. Both use the `wasm-small` profile (Cargo.toml: opt-level "z").
+# small_module NAME FEATURES: one of the two small modules, built in
+# $LECTERN_CACHE/target-<NAME without "lectern_">, then wasm-bindgen into $out as NAME.
+small_module() {
+  local name="$1" features="$2" start=$SECONDS
+  local target="$LECTERN_CACHE/target-${name#lectern_}"
+  cargo build --profile wasm-small --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features "$features" \
+    --target-dir "$target"
+  echo "  cargo: $((SECONDS - start)) s"
+  wasm-bindgen --target web --out-dir "$out" --out-name "$name" "$target/wasm32-unknown-unknown/wasm-small/lectern.wasm"
+}
 step "wasm32 build of the search module (keyword and vector search: the worker's and the search box's first module)"
-start=$SECONDS
-search_target="$LECTERN_CACHE/target-search"
-cargo build --profile wasm-small --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features search \
-  --target-dir "$search_target"
-echo "  cargo: $((SECONDS - start)) s"
-wasm-bindgen --target web --out-dir "$out" --out-name lectern_search "$search_target/wasm32-unknown-unknown/wasm-small/lectern.wasm"
+small_module lectern_search search
 
 step "wasm32 build of the chat module (the chat's rules: the page's, once the chat is used)"
-start=$SECONDS
-core_target="$LECTERN_CACHE/target-core"
-cargo build --profile wasm-small --target wasm32-unknown-unknown -p lectern --lib --no-default-features --features chat \
-  --target-dir "$core_target"
-echo "  cargo: $((SECONDS - start)) s"
-wasm-bindgen --target web --out-dir "$out" --out-name lectern_core "$core_target/wasm32-unknown-unknown/wasm-small/lectern.wasm"
+small_module lectern_core chat
 
 step "wasm32 build of the embedder module (tract + WordPiece tokenizer: the worker's second module)"
 start=$SECONDS

@@ -17,6 +17,13 @@ BINARYEN_VERSION=132.0.0
 BINARYEN_DIR="$LECTERN_CACHE/binaryen-$BINARYEN_VERSION"
 WASM_OPT="$BINARYEN_DIR/node_modules/.bin/wasm-opt"
 
+# npm's esbuild, pinned: minifies the runtime's JavaScript in pkg/. A site serves these files
+# as they are (they are not the site's webpack bundle), and the search box fetches ~42 KB of
+# them (brotli) before its first results: minified, about half (BENCHMARKS.md).
+ESBUILD_VERSION=0.25.0
+ESBUILD_DIR="$LECTERN_CACHE/esbuild-$ESBUILD_VERSION"
+ESBUILD="$ESBUILD_DIR/node_modules/.bin/esbuild"
+
 optimise=1
 for arg in "$@"; do
   case "$arg" in
@@ -31,6 +38,15 @@ setup_wasm_opt() {
     mkdir -p "$BINARYEN_DIR"
     (cd "$BINARYEN_DIR" && NO_UPDATE_NOTIFIER=1 npm install --no-audit --no-fund --loglevel=error \
       --no-save --prefix "$BINARYEN_DIR" "binaryen@$BINARYEN_VERSION")
+  fi
+}
+
+setup_esbuild() {
+  if [ ! -x "$ESBUILD" ] || [ "$("$ESBUILD" --version 2>/dev/null)" != "$ESBUILD_VERSION" ]; then
+    echo "build-pkg: installing esbuild@$ESBUILD_VERSION into $ESBUILD_DIR"
+    mkdir -p "$ESBUILD_DIR"
+    (cd "$ESBUILD_DIR" && NO_UPDATE_NOTIFIER=1 npm install --no-audit --no-fund --loglevel=error \
+      --no-save --prefix "$ESBUILD_DIR" "esbuild@$ESBUILD_VERSION")
   fi
 }
 
@@ -126,6 +142,16 @@ cp www/lectern-js/*.js www/lectern-js/*.d.ts pkg/
 step "TypeScript declarations, error-codes.js, contract.js and the proxy's core-contract.mjs from the Rust types (examples/typescript.rs)"
 cargo run --release --quiet -p lectern --no-default-features --features search --example typescript -- pkg \
   --proxy proxy/cloudflare-worker/src/core-contract.mjs
+# Every module of the runtime minified, file by file (no bundling: each keeps its imports, its
+# exports' names and, with --keep-names, its functions' and classes' names). The readable
+# sources are www/lectern-js/ and the generators above.
+step "minify the runtime's JavaScript (esbuild $ESBUILD_VERSION)"
+setup_esbuild
+# wasm-file.js stays as written: the plugin reads the modules' names from its text (assets.js).
+for f in pkg/*.js; do
+  [ "$f" = pkg/wasm-file.js ] && continue
+  "$ESBUILD" "$f" --minify --keep-names --format=esm --log-level=warning --allow-overwrite --outfile="$f"
+done
 size_line "pkg/lectern_search_bg.$search_hash.wasm" "pkg/lectern_search_bg.$search_hash.wasm"
 size_line "pkg/lectern_core_bg.$core_hash.wasm" "pkg/lectern_core_bg.$core_hash.wasm"
 size_line "pkg/lectern_embed_bg.$embed_hash.wasm" "pkg/lectern_embed_bg.$embed_hash.wasm"

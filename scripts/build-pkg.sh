@@ -32,21 +32,22 @@ for arg in "$@"; do
   esac
 done
 
+# npm_tool PACKAGE@VERSION DIR: installs a pinned npm tool into DIR (its own node_modules).
+npm_tool() {
+  echo "build-pkg: installing $1 into $2"
+  mkdir -p "$2"
+  (cd "$2" && NO_UPDATE_NOTIFIER=1 npm install --no-audit --no-fund --loglevel=error --no-save --prefix "$2" "$1")
+}
+
 setup_wasm_opt() {
   if [ ! -x "$WASM_OPT" ] || [ "$("$WASM_OPT" --version 2>/dev/null | grep -o 'version [0-9]*')" != "version ${BINARYEN_VERSION%%.*}" ]; then
-    echo "build-pkg: installing binaryen@$BINARYEN_VERSION (wasm-opt) into $BINARYEN_DIR"
-    mkdir -p "$BINARYEN_DIR"
-    (cd "$BINARYEN_DIR" && NO_UPDATE_NOTIFIER=1 npm install --no-audit --no-fund --loglevel=error \
-      --no-save --prefix "$BINARYEN_DIR" "binaryen@$BINARYEN_VERSION")
+    npm_tool "binaryen@$BINARYEN_VERSION" "$BINARYEN_DIR"
   fi
 }
 
 setup_esbuild() {
   if [ ! -x "$ESBUILD" ] || [ "$("$ESBUILD" --version 2>/dev/null)" != "$ESBUILD_VERSION" ]; then
-    echo "build-pkg: installing esbuild@$ESBUILD_VERSION into $ESBUILD_DIR"
-    mkdir -p "$ESBUILD_DIR"
-    (cd "$ESBUILD_DIR" && NO_UPDATE_NOTIFIER=1 npm install --no-audit --no-fund --loglevel=error \
-      --no-save --prefix "$ESBUILD_DIR" "esbuild@$ESBUILD_VERSION")
+    npm_tool "esbuild@$ESBUILD_VERSION" "$ESBUILD_DIR"
   fi
 }
 

@@ -12,8 +12,9 @@ test("a refused chat configuration: the panel says so, offers no retry, and no a
   const { page } = await newPage(t, env);
   await page.route("**/lectern/runtime/chat.js", async (route) => {
     const response = await route.fetch();
-    const body = (await response.text()).replace("static async create(options) {", "static async create(options) {\n    options = { ...options, slowAfterMs: 0 };");
-    assert.ok(body.includes("slowAfterMs: 0"), "the runtime's chat.js was rewritten");
+    // pkg/ is minified (scripts/build-pkg.sh): the parameter's name is whatever esbuild chose.
+    const body = (await response.text()).replace(/static async create\((\w+)\)\s*\{/, (head, name) => `${head}${name}={...${name},slowAfterMs:0};`);
+    assert.ok(body.includes("slowAfterMs:0"), "the runtime's chat.js was rewritten");
     await route.fulfill({ response, body });
   });
   await openDocs(page, env);

@@ -538,7 +538,7 @@ mod bench {
         let b = &row.breakdown;
         let total = b.head_kb + b.codes_kb + b.shards_kb;
         println!(
-            "  bytes of a cold question (means): head {:.1} KB + codes {:.1} KB ({:.1} files, {:.0} rows, {:.1} KB raw, {:.1} B a row) + row shards {:.1} KB ({:.1} files, {:.0} rows for {} candidates: {:.2} rows a candidate, {:.1} KB raw) = {:.1} KB; fixed part bytes {:.1} KB raw, of which part listings {:.1} KB; format 4 instead: {:.1} KB (no listings, {:.1} dense catalog pages ~{:.0} KB, one round trip more)",
+            "  bytes of a cold question (means): head {:.1} KB + codes {:.1} KB ({:.1} files, {:.0} rows, {:.1} KB raw, {:.1} B a row) + row shards {:.1} KB ({:.1} files, {:.0} rows for {} candidates: {:.2} rows a candidate, {:.1} KB raw) = {:.1} KB; fixed part bytes {:.1} KB raw; part listings (head and codes) {:.1} KB; format 4 instead: {:.1} KB (no listings, {:.1} dense catalog pages ~{:.0} KB, one round trip more)",
             b.head_kb,
             b.codes_kb,
             b.codes_files,

@@ -30,7 +30,7 @@
 //! ..      P × 20            format 2 on: the file of each partition's codes (a part file)
 //! ```
 //!
-//! A part file (20 bytes) lists a part as the bundle serves it: its size (u32, ≥ 1) and the
+//! A part file (20 bytes) lists a part as the bundle serves it: its size (u32, ≥ 24) and the
 //! first 16 bytes of its sha256. The bundle names the file by the first 6
 //! (`dense-part.<12 hex>.bin`, as every content-addressed file) and refuses bytes that differ
 //! from the 16: the manifest checks the head, the head its partitions' codes, and each codes
@@ -481,7 +481,7 @@ fn read_part_files(
     count: usize,
     too_small: DenseError,
 ) -> Result<Vec<PartFile>, DenseError> {
-    r.require(section, (count * PART_FILE_LEN) as u64)?;
+    r.require(section, count as u64 * PART_FILE_LEN as u64)?;
     let mut files = Vec::with_capacity(count);
     for _ in 0..count {
         files.push(PartFile::read(r, section)?.ok_or_else(|| too_small.clone())?);

@@ -19,8 +19,11 @@
 //!   bundle writer's choice).
 //!
 //! Each row is followed by where a cold question's bytes go (means): the head, round 1's codes
-//! parts, round 2's row shards (and how many rows they hold for the candidates asked for),
-//! and the dense catalog pages the bundle would add, which the KB figures do not count.
+//! parts, round 2's row shards (and how many rows they hold for the candidates asked for).
+//! These are every file a bundle of format 5 fetches for a question's vector: the head lists
+//! the codes parts, the codes parts their row shards (partitioned format 2). The line also
+//! gives what a bundle of format 4 fetched instead: the same without those listings, plus the
+//! dense catalog pages that listed the parts (and one round trip more).
 
 #![cfg_attr(target_arch = "wasm32", allow(dead_code, unused_imports))]
 
@@ -219,7 +222,7 @@ mod bench {
     }
 
     /// Means per cold question: the head, round 1's codes parts, round 2's int8 row shards,
-    /// and the dense catalog pages the bundle would add (not in the KB figures above).
+    /// and the dense catalog pages a bundle of format 4 added (not in the KB figures above).
     #[derive(Default, Clone)]
     pub struct Breakdown {
         pub head_kb: f64,
@@ -235,7 +238,10 @@ mod bench {
         pub shard_rows: f64,
         /// Fixed bytes of every part (preamble and shard table), uncompressed.
         pub fixed_kb: f64,
-        /// Catalog pages the bundle fetches for these parts (`CATALOG_PAGE_SHARDS` parts a page:
+        /// Of the bytes above, the part listings (20 bytes a part, incompressible): the head's
+        /// (every partition's codes file) and the fetched codes parts' (their row shards').
+        pub listings_kb: f64,
+        /// Catalog pages a bundle of format 4 fetched for these parts (`CATALOG_PAGE_SHARDS` parts a page:
         /// the codes parts' pages and every shard page of a probed partition).
         pub catalog_pages: f64,
     }
@@ -418,7 +424,8 @@ mod bench {
                                         parts_of.codes_raw_kb += raw_kb;
                                         parts_of.codes_rows += rows;
                                         let shards = index.shard_parts(partition);
-                                        parts_of.fixed_kb += (24 + 2 * shards.len()) as f64 / 1024.0;
+                                        parts_of.fixed_kb += (24 + 22 * shards.len()) as f64 / 1024.0;
+                                        parts_of.listings_kb += (20 * shards.len()) as f64 / 1024.0;
                                         pages.insert(p / CATALOG_PAGE_SHARDS);
                                         pages.extend(shards.map(|s| s / CATALOG_PAGE_SHARDS));
                                     }
@@ -502,6 +509,7 @@ mod bench {
                         shards_raw_kb: b.shards_raw_kb / n,
                         shard_rows: b.shard_rows / n,
                         fixed_kb: b.fixed_kb / n,
+                        listings_kb: b.listings_kb / n + (20 * stats.partitions) as f64 / 1024.0,
                         catalog_pages: b.catalog_pages / n,
                     }
                 },
@@ -530,7 +538,7 @@ mod bench {
         let b = &row.breakdown;
         let total = b.head_kb + b.codes_kb + b.shards_kb;
         println!(
-            "  bytes of a cold question (means): head {:.1} KB + codes {:.1} KB ({:.1} files, {:.0} rows, {:.1} KB raw, {:.1} B a row) + row shards {:.1} KB ({:.1} files, {:.0} rows for {} candidates: {:.2} rows a candidate, {:.1} KB raw) = {:.1} KB; fixed part bytes {:.1} KB raw; the bundle adds {:.1} dense catalog pages (~{:.0} KB)",
+            "  bytes of a cold question (means): head {:.1} KB + codes {:.1} KB ({:.1} files, {:.0} rows, {:.1} KB raw, {:.1} B a row) + row shards {:.1} KB ({:.1} files, {:.0} rows for {} candidates: {:.2} rows a candidate, {:.1} KB raw) = {:.1} KB; fixed part bytes {:.1} KB raw; part listings (head and codes) {:.1} KB; format 4 instead: {:.1} KB (no listings, {:.1} dense catalog pages ~{:.0} KB, one round trip more)",
             b.head_kb,
             b.codes_kb,
             b.codes_files,
@@ -545,6 +553,8 @@ mod bench {
             b.shards_raw_kb,
             total,
             b.fixed_kb,
+            b.listings_kb,
+            total - b.listings_kb + b.catalog_pages * CATALOG_PAGE_BROTLI / 1024.0,
             b.catalog_pages,
             b.catalog_pages * CATALOG_PAGE_BROTLI / 1024.0
         );

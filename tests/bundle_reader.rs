@@ -162,10 +162,39 @@ fn a_dense_index_in_parts_round_trips_and_says_which_readers_can_open_it() {
     rewrite_manifest(&dir, |m| m["format_version"] = OLDEST_FORMAT_VERSION.into());
     assert!(matches!(load_dir(&dir), Err(BundleError::Inconsistent(_))));
     rewrite_manifest(&dir, |m| m["format_version"] = FORMAT_VERSION.into());
-    let part = &output.files.iter().find(|(name, _)| name.starts_with("dense-part.")).expect("a part").0;
-    let mut bytes = std::fs::read(dir.join(part)).unwrap();
+    // Format 5 lists the parts in the head, none in the manifest: one claiming format 4 (whose
+    // parts dense catalog pages list) is refused, and so is a format-5 one listing pages.
+    assert!(output.manifest.files.dense_parts.is_none());
+    rewrite_manifest(&dir, |m| m["format_version"] = 4.into());
+    assert!(matches!(load_dir(&dir), Err(BundleError::Inconsistent(_))));
+    rewrite_manifest(&dir, |m| {
+        m["format_version"] = FORMAT_VERSION.into();
+        m["files"]["dense_parts"] = serde_json::json!([{"name": "dense-catalog.0123456789ab.json", "bytes": 1, "sha256": "00", "first_shard": 0, "shards": 1, "first_part": 0, "count": 1}]);
+    });
+    assert!(matches!(load_dir(&dir), Err(BundleError::Inconsistent(_))));
+    rewrite_manifest(&dir, |m| {
+        m["files"].as_object_mut().map(|f| f.remove("dense_parts"));
+    });
+    assert!(load_dir(&dir).is_ok());
+    let parts: Vec<&String> =
+        output.files.iter().map(|(name, _)| name).filter(|name| name.starts_with("dense-part.")).collect();
+    let part = parts[0];
+    let original = std::fs::read(dir.join(part)).unwrap();
+    let mut bytes = original.clone();
     bytes[30] ^= 0xff;
-    std::fs::write(dir.join(part), bytes).unwrap();
+    std::fs::write(dir.join(part), &bytes).unwrap();
+    assert!(matches!(load_dir(&dir), Err(BundleError::ChecksumMismatch { .. })));
+    std::fs::write(dir.join(part), &original[..original.len() - 1]).unwrap();
+    assert!(matches!(load_dir(&dir), Err(BundleError::WrongSize { .. })));
+    std::fs::remove_file(dir.join(part)).unwrap();
+    assert!(load_dir(&dir).is_err(), "a missing part");
+    std::fs::write(dir.join(part), &original).unwrap();
+    // The head whose part listings were changed no longer matches the manifest.
+    let head = dir.join(&output.manifest.files.dense.as_ref().expect("a head").name);
+    let mut bytes = std::fs::read(&head).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&head, &bytes).unwrap();
     assert!(matches!(load_dir(&dir), Err(BundleError::ChecksumMismatch { .. })));
 }
 
@@ -178,7 +207,7 @@ fn a_bundle_in_a_language_the_model_does_not_suit_has_no_dense_index() {
     assert_eq!(output.manifest.files.dense_layout, DenseLayout::None);
     assert!(output.manifest.files.dense.is_none());
     assert!(output.files.iter().all(|(name, _)| !name.starts_with("dense")), "no dense file");
-    assert_eq!(output.manifest.format_version, FORMAT_VERSION, "a reader of format 3 refuses it");
+    assert_eq!(output.manifest.format_version, DenseLayout::None.format_version(), "a reader of format 3 refuses it");
     let english = bundle_in(40, DenseParts::default(), Some("en"));
     let bytes = |o: &BundleOutput| o.files.iter().map(|(_, b)| b.len()).sum::<usize>();
     assert!(bytes(&output) < bytes(&english), "smaller without the vectors");

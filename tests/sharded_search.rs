@@ -468,7 +468,7 @@ fn opened_in_parts() -> (Served, ShardedSearch, HybridSearch) {
 }
 
 #[test]
-fn a_dense_index_in_parts_is_fetched_per_vector_in_three_rounds_and_ranks_as_the_whole_one() {
+fn a_dense_index_in_parts_is_fetched_per_vector_in_two_rounds_and_ranks_as_the_whole_one() {
     let (served, mut sharded, full) = opened_in_parts();
     let options = SearchOptions { k: 5, mode: SearchMode::Dense, ..Default::default() };
     let question = "gripper servo firmware";
@@ -476,23 +476,23 @@ fn a_dense_index_in_parts_is_fetched_per_vector_in_three_rounds_and_ranks_as_the
     for seed in [3, 17, 40] {
         let vector = unit(seed);
         assert!(sharded.search(question, Some(&vector), &options).is_err(), "waits for its parts");
-        // Round 1: catalog pages only; round 2: partitions' codes; round 3: int8 rows.
+        // Round 1: partitions' codes (the head lists them); round 2: int8 rows (their codes
+        // list them). No catalog page: the manifest lists none.
         let mut rounds = Vec::new();
         loop {
             let files = sharded.files_for_vector(&vector, &options).expect("names parts");
             if files.is_empty() {
                 break;
             }
-            assert!(rounds.len() < 3, "at most three rounds: {rounds:?}");
+            assert!(rounds.len() < 2, "at most two rounds: {rounds:?}");
             rounds.push(files.iter().map(|f| f.part).collect::<HashSet<_>>());
             for file in files {
                 sharded.attach(file.part, file.id, &served.get(&file.name)).expect("attaches");
             }
         }
         if seed == 3 {
-            assert_eq!(rounds.len(), 3, "a cold vector: pages, codes, rows");
-            assert_eq!(rounds[0], HashSet::from([Part::DensePage]));
-            assert_eq!(rounds[1], HashSet::from([Part::Dense]));
+            assert_eq!(rounds.len(), 2, "a cold vector: codes, rows");
+            assert!(rounds.iter().all(|parts| *parts == HashSet::from([Part::Dense])), "{rounds:?}");
         }
         let got = sharded.search(question, Some(&vector), &options).expect("searches");
         let want = full.search(question, Some(&vector), &options).expect("searches");
@@ -509,7 +509,10 @@ fn a_dense_index_in_parts_is_fetched_per_vector_in_three_rounds_and_ranks_as_the
     let fetched = served.fetched.borrow();
     let unique: HashSet<&String> = fetched.iter().collect();
     assert_eq!(unique.len(), fetched.len(), "nothing is fetched twice");
-    assert!(served.fetched("dense-part.") < served.output.manifest.files.dense_parts.as_ref().unwrap().part_count());
+    assert!(served.output.manifest.files.dense_parts.is_none(), "the manifest lists no dense part");
+    let parts = served.output.files.iter().filter(|(name, _)| name.starts_with("dense-part.")).count();
+    assert!(served.fetched("dense-part.") < parts);
+    assert_eq!(served.fetched("dense-catalog."), 0);
 }
 
 #[test]
@@ -554,6 +557,18 @@ fn dense_parts_that_failed_leave_a_keyword_answer_that_says_so() {
         sharded.attach(page.part, page.id, &bytes),
         Err(ShardedError::Bundle(BundleError::WrongSize { .. }))
     ));
+    let mut bytes = served.get(&page.name);
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x20;
+    assert!(matches!(
+        sharded.attach(page.part, page.id, &bytes),
+        Err(ShardedError::Bundle(BundleError::ChecksumMismatch { .. }))
+    ));
+    // Another part's bytes under this part's id: refused by its listing.
+    let other = pages.iter().find(|f| f.name != page.name).expect("two parts");
+    assert!(sharded.attach(page.part, page.id, &served.get(&other.name)).is_err());
+    // An id beyond the index's parts names no part.
+    assert!(matches!(sharded.attach(Part::Dense, 1 << 30, &bytes), Err(ShardedError::NoSuchPart(_))));
     for file in &pages {
         sharded.mark_unavailable(file.part, file.id).expect("marks");
     }

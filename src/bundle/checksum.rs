@@ -14,6 +14,12 @@ pub(super) fn content_addressed_name(stem: &str, ext: &str, bytes: &[u8]) -> Str
     format!("{stem}.{}.{ext}", &hash[..12])
 }
 
+/// The same name from the start of the file's sha256 (at least 6 bytes): how a file listed
+/// by a digest rather than by name (a dense index's parts) is named.
+pub(super) fn name_for_digest(stem: &str, ext: &str, digest: &[u8]) -> String {
+    format!("{stem}.{}.{ext}", hex(&digest[..digest.len().min(6)]))
+}
+
 /// The hash that decides whether a chunk must be re-embedded: what is embedded, and with
 /// which model.
 pub fn chunk_content_hash(model_fingerprint: &str, embed_text: &str) -> String {
@@ -24,7 +30,8 @@ pub fn chunk_content_hash(model_fingerprint: &str, embed_text: &str) -> String {
     hex(&hasher.finalize()[..8])
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// Lower-case hex of `bytes`.
+pub(super) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
@@ -37,6 +44,16 @@ mod tests {
         let a = content_addressed_name("meta", "json", b"one");
         assert!(a.starts_with("meta.") && a.ends_with(".json") && a.len() == "meta..json".len() + 12);
         assert_ne!(a, content_addressed_name("meta", "json", b"two"));
+    }
+
+    #[test]
+    fn a_name_from_a_digest_is_the_content_addressed_name() {
+        use sha2::{Digest, Sha256};
+        let digest = Sha256::digest(b"one");
+        assert_eq!(
+            name_for_digest("dense-part", "bin", &digest[..16]),
+            content_addressed_name("dense-part", "bin", b"one")
+        );
     }
 
     #[test]

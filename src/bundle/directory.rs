@@ -66,11 +66,21 @@ pub fn load_with(read: impl Fn(&str) -> Result<Vec<u8>, BundleError>) -> Result<
         Some(entry) => Some(reader.dense(&read(&entry.name)?)?),
         None => None,
     };
-    if let (Some(index), Some(catalog)) = (dense.as_mut().and_then(AnyDenseIndex::parts_mut), &files.dense_parts) {
+    if let Some(index) = dense.as_mut().and_then(AnyDenseIndex::parts_mut) {
         // Part order attaches each partition's codes before its rows (the rows follow them).
-        for (page, entry) in catalog.pages().iter().enumerate() {
-            for part in catalog.read_page(page, &read(&entry.file.name)?)? {
-                reader.attach_dense_part(index, &part, &read(&part.file.name)?, page)?;
+        match &files.dense_parts {
+            Some(catalog) => {
+                for (page, entry) in catalog.pages().iter().enumerate() {
+                    for part in catalog.read_page(page, &read(&entry.file.name)?)? {
+                        reader.attach_dense_part(index, &part, &read(&part.file.name)?, page)?;
+                    }
+                }
+            }
+            None => {
+                for part in 0..index.part_count() {
+                    let file = reader.dense_part_file(index, part)?;
+                    reader.attach_listed_dense_part(index, part, &read(&file.name)?)?;
+                }
             }
         }
     }

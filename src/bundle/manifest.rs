@@ -22,7 +22,13 @@ use serde::{Deserialize, Serialize};
 /// open (a version-3 reader would rank without the reader's page); and a bundle may have no
 /// dense index ([`DenseLayout::None`]: its language is one the model does not suit,
 /// `search::semantic_search_fits`).
-pub const FORMAT_VERSION: u32 = 4;
+/// Version 5: a dense index in parts lists its parts itself (its head the partitions' codes,
+/// each codes part its row shards: `dense::partitioned`, format 2), so the manifest has no
+/// dense catalog pages ([`Files::dense_parts`]) and a question's vector fetches none.
+pub const FORMAT_VERSION: u32 = 5;
+/// The format versions whose dense index in parts is listed by dense catalog pages (read as
+/// before; no longer written).
+pub const DENSE_CATALOG_FORMAT_VERSIONS: std::ops::RangeInclusive<u32> = 3..=4;
 /// The oldest format version that reads a bundle with a page table of its own.
 pub const PAGE_TABLE_FORMAT_VERSION: u32 = 4;
 /// The oldest format version this reader opens.
@@ -108,8 +114,10 @@ pub struct Files {
     /// How the dense index is stored (absent: `single`, as in format version 2).
     #[serde(default, skip_serializing_if = "DenseLayout::is_single")]
     pub dense_layout: DenseLayout,
-    /// With [`DenseLayout::Parts`]: catalog pages of the dense index's parts, in part order,
-    /// fetched as a question's vector needs them.
+    /// With [`DenseLayout::Parts`] in a bundle of format 3 or 4: catalog pages of the dense
+    /// index's parts, in part order, fetched as a question's vector needs them. Absent from
+    /// format 5 on: the head lists the parts (as the manifest fetched at open no longer does,
+    /// for the keyword search that never needs them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(
         feature = "typescript",
@@ -144,11 +152,12 @@ impl DenseLayout {
         *self == DenseLayout::Single
     }
 
-    /// The oldest format version that reads a bundle with this layout.
+    /// The oldest format version that reads a bundle with this layout as it is written
+    /// today (parts listed by their head: 5; listed by catalog pages, 3 and 4 were).
     pub fn format_version(self) -> u32 {
         match self {
             DenseLayout::Single => OLDEST_FORMAT_VERSION,
-            DenseLayout::Parts => 3,
+            DenseLayout::Parts => 5,
             DenseLayout::None => 4,
         }
     }
@@ -215,12 +224,20 @@ impl Manifest {
         let inconsistent = |m: String| Err(BundleError::Inconsistent(m));
         self.files.chunks.check()?;
         self.files.terms.check()?;
+        let catalog_versions = DENSE_CATALOG_FORMAT_VERSIONS;
         match (self.files.dense_layout, &self.files.dense_parts) {
             (DenseLayout::Single | DenseLayout::None, None) => {}
-            (DenseLayout::Parts, Some(parts)) if !parts.is_empty() => parts.check()?,
+            // Formats 3 and 4: the parts listed by catalog pages; from 5, by the head.
+            (DenseLayout::Parts, Some(parts))
+                if !parts.is_empty() && catalog_versions.contains(&self.format_version) =>
+            {
+                parts.check()?
+            }
+            (DenseLayout::Parts, None) if !catalog_versions.contains(&self.format_version) => {}
             (layout, parts) => {
                 return inconsistent(format!(
-                    "the dense layout is {layout:?} but the manifest lists {} dense catalog pages",
+                    "the dense layout is {layout:?} but the manifest of format {} lists {} dense catalog pages",
+                    self.format_version,
                     parts.as_ref().map_or(0, Catalog::len)
                 ))
             }
@@ -232,12 +249,14 @@ impl Manifest {
                 if self.files.dense.is_some() { "lists" } else { "lists no" }
             ));
         }
-        if self.format_version < self.files.dense_layout.format_version() {
+        let oldest = match self.files.dense_parts {
+            Some(_) => *catalog_versions.start(),
+            None => self.files.dense_layout.format_version(),
+        };
+        if self.format_version < oldest {
             return inconsistent(format!(
                 "format version {} cannot have a dense index laid out {:?} (version {} can)",
-                self.format_version,
-                self.files.dense_layout,
-                self.files.dense_layout.format_version()
+                self.format_version, self.files.dense_layout, oldest
             ));
         }
         if self.files.pages.is_some() && self.format_version < PAGE_TABLE_FORMAT_VERSION {

@@ -9,7 +9,7 @@ use super::{
     BundleError, ChunkMeta, ChunkShardEntry, ChunkTable, DenseLayout, DensePartEntry, FileEntry, FileKind, Manifest,
     TermShardEntry, MANIFEST_FILE,
 };
-use crate::dense::partitioned::PartitionedIndex;
+use crate::dense::partitioned::{PartKind, PartitionedIndex};
 use crate::dense::{AnyDenseIndex, DenseIndex};
 use crate::lexical::{parse_term_shard, LexicalIndex, ShardTerm};
 
@@ -113,13 +113,20 @@ impl BundleReader {
             DenseLayout::Parts => AnyDenseIndex::Parts(PartitionedIndex::open(bytes).map_err(|e| corrupt(entry, e))?),
             DenseLayout::None => return Err(no_dense()),
         };
-        let part_count = index.parts().map(|p| p.part_count() as usize);
-        let listed = self.manifest.files.dense_parts.as_ref().map(|c| c.part_count());
-        if part_count.is_some() && part_count != listed {
-            return Err(corrupt(
-                entry,
-                format!("has {} parts, the manifest lists {}", part_count.unwrap_or(0), listed.unwrap_or(0)),
-            ));
+        // Its parts are listed by the dense catalog (formats 3 and 4) or by the head itself.
+        if let Some(parts) = index.parts() {
+            match &self.manifest.files.dense_parts {
+                Some(catalog) if catalog.part_count() != parts.part_count() as usize => {
+                    return Err(corrupt(
+                        entry,
+                        format!("has {} parts, the manifest lists {}", parts.part_count(), catalog.part_count()),
+                    ));
+                }
+                None if !parts.lists_part_files() => {
+                    return Err(corrupt(entry, "lists no files of its parts, and the manifest has no dense catalog"));
+                }
+                _ => {}
+            }
         }
         if index.item_count() != self.manifest.counts.chunks {
             return Err(corrupt(
@@ -148,6 +155,41 @@ impl BundleReader {
         entry.file.verify_listed(bytes, &listing(FileKind::DenseCatalog, page))?;
         let part = u32::try_from(entry.part).map_err(|_| corrupt(&entry.file, "its part id is out of range"))?;
         index.attach(part, bytes).map_err(|e| corrupt(&entry.file, e))
+    }
+}
+
+impl BundleReader {
+    /// Part `part`'s file, as a dense index that lists its parts (bundle format 5) lists it:
+    /// a partition's codes in the head, a row shard in its partition's codes (attached
+    /// first). Refused for an index whose parts a dense catalog lists.
+    pub fn dense_part_file(&self, index: &PartitionedIndex, part: u32) -> Result<FileEntry, BundleError> {
+        let head = self.dense_head_name();
+        match index.part_file(part) {
+            Ok(Some(file)) => Ok(FileEntry::dense_part(&file)),
+            Ok(None) => Err(BundleError::Corrupt { name: head, reason: "lists no files of its parts".into() }),
+            Err(e) => Err(BundleError::Corrupt { name: head, reason: e.to_string() }),
+        }
+    }
+
+    /// Verifies part `part` of a dense index that lists its parts against its listing
+    /// ([`dense_part_file`](Self::dense_part_file)) and attaches it to `index`.
+    pub fn attach_listed_dense_part(
+        &self,
+        index: &mut PartitionedIndex,
+        part: u32,
+        bytes: &[u8],
+    ) -> Result<(), BundleError> {
+        let file = self.dense_part_file(index, part)?;
+        let listed_in = match index.part_kind(part) {
+            Ok(PartKind::Rows { partition, .. }) => format!("{} {partition}", FileKind::DensePart.role()),
+            _ => FileKind::DenseHead.role().to_string(),
+        };
+        file.verify_listed(bytes, &listed_in)?;
+        index.attach(part, bytes).map_err(|e| corrupt(&file, e))
+    }
+
+    fn dense_head_name(&self) -> String {
+        self.manifest.files.dense.as_ref().map_or_else(|| FileKind::DenseHead.role().to_string(), |f| f.name.clone())
     }
 }
 

@@ -3,8 +3,8 @@
 
 use super::manifest::{Counts, Files, Manifest, ModelInfo, SiteInfo};
 use super::{
-    BundleError, Catalog, ChunkMeta, ChunkShardEntry, ChunkTable, DenseLayout, DensePartEntry, FileEntry, FileKind,
-    TermShardEntry, FORMAT_NAME, OLDEST_FORMAT_VERSION, PAGE_TABLE_FORMAT_VERSION,
+    BundleError, Catalog, ChunkMeta, ChunkShardEntry, ChunkTable, DenseLayout, FileEntry, FileKind, TermShardEntry,
+    FORMAT_NAME, OLDEST_FORMAT_VERSION, PAGE_TABLE_FORMAT_VERSION,
 };
 use crate::dense::partitioned::{self, PartitionedConfig, PartitionedInput};
 use crate::dense::{DenseIndex, DenseIndexConfig};
@@ -152,12 +152,12 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
     }
     let dense_layout =
         if semantic { input.dense_parts.layout(vectors.iter().map(Vec::len).sum()) } else { DenseLayout::None };
-    let (dense_file, dense_parts) = match dense_layout {
-        DenseLayout::None => (None, None),
+    let dense_file = match dense_layout {
+        DenseLayout::None => None,
         DenseLayout::Single => {
             let dense =
                 DenseIndex::from_item_embeddings(&vectors, &input.dense).map_err(|e| inconsistent(e.to_string()))?;
-            (Some(add(FileKind::Dense, dense.to_bytes())), None)
+            Some(add(FileKind::Dense, dense.to_bytes()))
         }
         DenseLayout::Parts => {
             let items = 0..input.chunks.len() as u32;
@@ -169,11 +169,13 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
                 PartitionedInput { items: &vectors, first_copy: &first_copy, version_slots: &version_slots };
             let config = PartitionedConfig::for_vectors(vectors.iter().map(Vec::len).sum(), input.dims);
             let (built, _) = partitioned::build(&parts_input, &config).map_err(|e| inconsistent(e.to_string()))?;
+            // The head lists the partitions' codes files, each codes part its row shards':
+            // the manifest lists only the head.
             let head = add(FileKind::DenseHead, built.head);
-            let parts: Vec<DensePartEntry> = (built.parts.into_iter().enumerate())
-                .map(|(part, bytes)| DensePartEntry { file: add(FileKind::DensePart, bytes), part })
-                .collect();
-            (Some(head), Some(Catalog::write(&parts, &mut add)?))
+            built.parts.into_iter().for_each(|bytes| {
+                add(FileKind::DensePart, bytes);
+            });
+            Some(head)
         }
     };
 
@@ -247,7 +249,7 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
             chunks,
             dense: dense_file,
             dense_layout,
-            dense_parts,
+            dense_parts: None,
             pages,
         },
     };

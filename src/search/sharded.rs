@@ -15,8 +15,9 @@
 //! asked from a page (`files_for_page`), with the question's term shards.
 //!
 //! A large site's dense index comes in parts too (`dense::partitioned`): once a question's
-//! vector exists, `files_for_vector` names the catalog pages and parts it needs (the
-//! partitions nearest it, then the int8 rows of its best candidates), and a semantic search
+//! vector exists, `files_for_vector` names the parts it needs (the partitions nearest it,
+//! then the int8 rows of its best candidates; the head lists the first, their codes the
+//! second — a bundle of format 3 or 4 listed them by catalog pages), and a semantic search
 //! waits for them — or, once they are marked unavailable, answers by keywords (at most `low`).
 
 use super::conversation::{in_context_query, FollowUpOptions};
@@ -153,15 +154,22 @@ impl ShardedSearch {
     }
 
     /// The files a semantic search for `vector` with `options` still needs (empty when the
-    /// dense index is whole, or has every part it needs): catalog pages first — with a
-    /// partition's codes, the pages listing its int8 rows, so the second round needs no page
-    /// of its own — then the partitions' codes, then the rows of the best candidates.
+    /// dense index is whole, or has every part it needs): the partitions' codes, then the rows
+    /// of the best candidates, each listed by the head or by its partition's codes (bundle
+    /// format 5). In a bundle of format 3 or 4, whose dense catalog pages list the parts,
+    /// those pages first — with a partition's codes, the pages listing its int8 rows, so the
+    /// second round needs no page of its own.
     pub fn files_for_vector(&self, vector: &[f32], options: &SearchOptions) -> Result<Vec<NeededFile>, ShardedError> {
-        let (Some(search), Some(catalog)) = (&self.search, &self.reader.manifest().files.dense_parts) else {
-            return Ok(Vec::new());
-        };
+        let Some(search) = &self.search else { return Ok(Vec::new()) };
         let Some(index) = search.dense().and_then(AnyDenseIndex::parts) else { return Ok(Vec::new()) };
         let mut out = Vec::new();
+        let Some(catalog) = &self.reader.manifest().files.dense_parts else {
+            for part in search.needed_dense_parts(vector, options)? {
+                let file = self.reader.dense_part_file(index, part)?;
+                push_new(&mut out, Some(NeededFile::new(Part::Dense, part as usize, &file)));
+            }
+            return Ok(out);
+        };
         for part in search.needed_dense_parts(vector, options)? {
             push_new(&mut out, self.dense_file(catalog, part as usize));
             if let Ok(PartKind::Codes { partition }) = index.part_kind(part) {
@@ -486,15 +494,19 @@ impl ShardedSearch {
             }
             Part::Dense => {
                 self.known(part, id)?;
-                let catalog =
-                    files.dense_parts.as_ref().ok_or_else(|| ShardedError::NoSuchPart(format!("{part:?} {id}")))?;
-                let entry = attached_shard(&self.dense_pages, catalog, part, id)?;
-                let page = catalog.page_of_shard(id).map_or(0, |(page, _)| page);
                 let search = self.search.as_mut().ok_or_else(|| ShardedError::NotLoaded("the chunk table".into()))?;
                 let index = (search.dense_mut().and_then(AnyDenseIndex::parts_mut))
                     .ok_or_else(|| ShardedError::NotLoaded("the dense index's head".into()))?;
                 if !index.is_attached(id as u32) {
-                    self.reader.attach_dense_part(index, entry, bytes, page)?;
+                    match &files.dense_parts {
+                        // Formats 3 and 4: checked against its catalog page.
+                        Some(catalog) => {
+                            let entry = attached_shard(&self.dense_pages, catalog, part, id)?;
+                            let page = catalog.page_of_shard(id).map_or(0, |(page, _)| page);
+                            self.reader.attach_dense_part(index, entry, bytes, page)?;
+                        }
+                        None => self.reader.attach_listed_dense_part(index, id as u32, bytes)?,
+                    }
                 }
                 self.dense_unavailable.retain(|&(p, i)| (p, i) != (part, id));
             }
@@ -511,7 +523,11 @@ impl ShardedSearch {
             Part::TermPage => files.terms.len(),
             Part::ChunkPage => files.chunks.len(),
             Part::DensePage => files.dense_parts.as_ref().map_or(0, Catalog::len),
-            Part::Dense => files.dense_parts.as_ref().map_or(0, Catalog::shard_count),
+            Part::Dense => match &files.dense_parts {
+                Some(catalog) => catalog.shard_count(),
+                None => (self.search.as_ref().and_then(HybridSearch::dense).and_then(AnyDenseIndex::parts))
+                    .map_or(0, |index| index.part_count() as usize),
+            },
             Part::Pages => usize::from(files.pages.is_some()),
         };
         if id < count {

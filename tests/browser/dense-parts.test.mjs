@@ -25,6 +25,8 @@ test("a dense index in parts gives the native results, fetching only the parts a
   const native = JSON.parse(readFileSync(path.join(ASSETS, "native/search-parts.json"), "utf8"));
   const manifest = JSON.parse(readFileSync(path.join(PARTS_DIR, "manifest.json"), "utf8"));
   assert.equal(manifest.files.dense_layout, "parts");
+  // Bundle format 5: the head lists the parts, the manifest no dense catalog page.
+  assert.equal(manifest.files.dense_parts, undefined);
   const page = await openPage(t, env);
   const { value, error } = await inPage(
     page,
@@ -50,6 +52,7 @@ test("a dense index in parts gives the native results, fetching only the parts a
     assert.equal(got.mode_used, "hybrid", question);
     assert.deepEqual(got.chunks.map((c) => c.chunk_id).slice(0, 3), result.results.map((r) => r.chunk_id).slice(0, 3), question);
     const dense = value[i].log.map((l) => l.path.split("/").pop()).filter(isDense);
+    assert.ok(!dense.some((name) => name.startsWith("dense-catalog.")), `${question}: no dense catalog page`);
     assert.equal(new Set(dense).size, dense.length, `${question}: no dense part fetched twice`);
     perQuestion.push({ requests: dense.length, bytes: dense.reduce((sum, name) => sum + brotliBytes(name), 0) });
   });

@@ -28,10 +28,16 @@ export async function prune() {
       for (const name of [shard?.name, shard?.meta?.name, shard?.text?.name]) if (typeof name === "string") keep.add(new URL(name, base).href);
     }
   }
+  // A dense index in parts (bundle format 5) lists its parts in its head, which is
+  // content-addressed and names every part's checksum: while the same head is cached, so are
+  // its parts (`dense-part.*`, FileKind::DensePart in the core); a new head drops them.
+  const denseHead = m.files.dense_layout === "parts" && !m.files.dense_parts && m.files.dense ? new URL(m.files.dense.name, base).href : null;
+  const sameHead = denseHead !== null && cachedBefore.some((request) => request.url === denseHead);
+  const isDensePart = (url) => url.startsWith(base) && url.slice(base.length).startsWith("dense-part.");
   for (const request of cachedBefore) {
     const url = request.url;
     const ours = url.startsWith(base) || isRuntimeFile(url);
-    if (ours && !keep.has(url) && !isModelOverride(url)) await cache.delete(request);
+    if (ours && !keep.has(url) && !isModelOverride(url) && !(sameHead && isDensePart(url))) await cache.delete(request);
   }
 }
 

@@ -183,7 +183,9 @@ function classify(e, ctx) {
   if (p.startsWith("/ort/")) return ext === ".wasm" ? "peer: onnxruntime-web wasm" : "peer: onnxruntime-web JS";
   if (p.startsWith("/models/")) return ext === ".onnx" || p.endsWith("/tokenizer.json") ? "model + tokenizer" : "peer: model config";
   for (const b of ctx.bundles) {
-    if (p.startsWith(b.prefix)) return b.roles.get(p.slice(b.prefix.length)) ?? "index: other";
+    // A dense index's parts are listed by its head (bundle format 5), a binary file: by name.
+    const name = p.slice(b.prefix.length);
+    if (p.startsWith(b.prefix)) return b.roles.get(name) ?? (name.startsWith("dense-part.") ? "dense index" : "index: other");
   }
   // Docusaurus prefetches the chunks of pages its links point to (<link rel=prefetch>).
   if (/prefetch/.test(e.purpose ?? "")) return "prefetch (site links)";

@@ -15,7 +15,9 @@
 use std::collections::HashMap;
 
 use super::config::{PartitionedConfig, MAX_SMALL};
-use super::format::{write_rows_part, Centroids, CodesPart, Fnv, Head, PartitionInfo};
+use super::format::{
+    write_rows_part, Centroids, CodesPart, Fnv, Head, PartFile, PartitionInfo, PARTITIONED_FORMAT_VERSION,
+};
 use super::kmeans::{assign, KMeans, Rows};
 use super::pq::ProductQuantizer;
 use crate::dense::dot::dot_f32;
@@ -227,7 +229,8 @@ pub fn build<V: AsRef<[f32]>>(
             pq.encode(&residual, &mut codes);
         }
         let items_of_rows = partition.rows.iter().map(|&r| row_item[r]).collect();
-        codes_parts.push(CodesPart { shard_starts: shard_starts.clone(), items: items_of_rows, codes });
+        let shard_files = vec![PartFile { bytes: 0, sha256_prefix: [0; 16] }; sizes.len()];
+        codes_parts.push(CodesPart { shard_starts: shard_starts.clone(), items: items_of_rows, codes, shard_files });
         for pair in shard_starts.windows(2) {
             let shard_rows = &partition.rows[pair[0] as usize..pair[1] as usize];
             let mut shard_codes = Vec::with_capacity(shard_rows.len() * dims);
@@ -252,7 +255,9 @@ pub fn build<V: AsRef<[f32]>>(
     }
     stats.shards = shard_vectors.len();
 
-    let head = Head {
+    let version = PARTITIONED_FORMAT_VERSION;
+    let mut head = Head {
+        version,
         build_id: 0,
         dims,
         items: items as u32,
@@ -263,27 +268,42 @@ pub fn build<V: AsRef<[f32]>>(
         pq,
         centroids: keep_centroids(stored, &kept, dims),
         partitions: infos,
+        files: vec![PartFile { bytes: 0, sha256_prefix: [0; 16] }; codes_parts.len()],
     };
-    let mut head_bytes = head.write();
-    let mut parts: Vec<Vec<u8>> = Vec::with_capacity(codes_parts.len() + shard_vectors.len());
+    // The build id: a hash of everything written, with the id fields and the part files'
+    // listings still 0.
+    let mut fnv = Fnv::new();
+    fnv.update(&head.write());
+    let mut out = Vec::new();
     for (p, codes) in codes_parts.iter().enumerate() {
-        let mut out = Vec::new();
-        codes.write(0, p as u32, &mut out);
-        parts.push(out);
+        out.clear();
+        codes.write(version, 0, p as u32, &mut out);
+        fnv.update(&out);
     }
+    let mut rows_parts: Vec<Vec<u8>> = Vec::with_capacity(shard_vectors.len());
     for (s, vectors) in shard_vectors.iter().enumerate() {
         let mut out = Vec::new();
-        write_rows_part(vectors, 0, (codes_parts.len() + s) as u32, &mut out);
+        write_rows_part(vectors, version, 0, (codes_parts.len() + s) as u32, &mut out);
+        fnv.update(&out);
+        rows_parts.push(out);
+    }
+    head.build_id = fnv.finish();
+    // Then the files, leaves first: each row shard's listing goes into its partition's
+    // codes, each codes part's into the head.
+    let id = head.build_id.to_le_bytes();
+    rows_parts.iter_mut().for_each(|p| p[8..16].copy_from_slice(&id));
+    let mut parts: Vec<Vec<u8>> = Vec::with_capacity(codes_parts.len() + rows_parts.len());
+    for (p, codes) in codes_parts.iter_mut().enumerate() {
+        let first = head.partitions[p].first_shard_part as usize - head.partitions.len();
+        let count = head.partitions[p].shards as usize;
+        codes.shard_files = rows_parts[first..first + count].iter().map(|bytes| PartFile::of(bytes)).collect();
+        let mut out = Vec::new();
+        codes.write(version, head.build_id, p as u32, &mut out);
+        head.files[p] = PartFile::of(&out);
         parts.push(out);
     }
-    // The build id: a hash of everything written (with the id fields still 0).
-    let mut fnv = Fnv::new();
-    fnv.update(&head_bytes);
-    parts.iter().for_each(|p| fnv.update(p));
-    let id = fnv.finish().to_le_bytes();
-    head_bytes[8..16].copy_from_slice(&id);
-    parts.iter_mut().for_each(|p| p[8..16].copy_from_slice(&id));
-    Ok((PartitionedFiles { head: head_bytes, parts }, stats))
+    parts.extend(rows_parts);
+    Ok((PartitionedFiles { head: head.write(), parts }, stats))
 }
 
 /// The centroids as the head stores them: int8, or 4-bit codes of `centroid_subspaces` slices.

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use proptest::prelude::*;
 
-use super::format::PARTITIONED_FORMAT_VERSION;
+use super::format::{CodesPart, Head, PARTITIONED_FORMAT_VERSION};
 use super::*;
 use crate::dense::synthetic::clustered_unit_vectors;
 use crate::dense::DenseError;
@@ -282,7 +282,8 @@ fn corrupt_fields_inside_valid_looking_files_are_typed_errors() {
             index.part_kind(index.partition_count() as u32 + n) == Ok(PartKind::Rows { partition: 0, shard: n })
         })
         .count();
-    let items_at = 24 + 2 * shard_count;
+    // After the shards' row counts (2 bytes each) and files (20 bytes each).
+    let items_at = 24 + 22 * shard_count;
     let mut codes = files.parts[0].clone();
     assert!(codes[items_at] < 0x80 && codes[items_at + 1] < 0x80, "one-byte differences");
     codes[items_at..items_at + 2].copy_from_slice(&[0xFE, 0x7F]);
@@ -298,4 +299,76 @@ fn corrupt_fields_inside_valid_looking_files_are_typed_errors() {
     let mut rows = files.parts[shard as usize].clone();
     rows[24..28].copy_from_slice(&f32::NAN.to_le_bytes());
     assert!(matches!(index.attach(shard, &rows), Err(DenseError::InvalidPart { .. })));
+}
+
+#[test]
+fn the_head_and_the_codes_list_every_part_as_written() {
+    let files = fixture();
+    let mut index = PartitionedIndex::open(&files.head).unwrap();
+    assert!(index.lists_part_files());
+    let first_shard = index.partition_count() as u32;
+    assert_eq!(index.part_file(first_shard), Err(DenseError::PartOutOfOrder { part: first_shard, codes: 0 }));
+    assert!(matches!(index.part_file(index.part_count()), Err(DenseError::UnknownPart { .. })));
+    for (part, bytes) in files.parts.iter().enumerate() {
+        let part = part as u32;
+        if let Ok(PartKind::Rows { partition, .. }) = index.part_kind(part) {
+            index.attach(partition, &files.parts[partition as usize]).unwrap();
+        }
+        assert_eq!(index.part_file(part), Ok(Some(PartFile::of(bytes))), "part {part}");
+    }
+    // A listing smaller than a part's fixed fields is refused.
+    let mut head = files.head.clone();
+    let at = head.len() - 20;
+    head[at..at + 4].copy_from_slice(&3u32.to_le_bytes());
+    assert!(matches!(PartitionedIndex::open(&head).err(), Some(DenseError::InvalidHeader(_))));
+}
+
+/// The fixture as format 1 wrote it: no part listings (a bundle's catalog pages listed them).
+fn format_1(files: &PartitionedFiles) -> PartitionedFiles {
+    let head = Head::read(&files.head).unwrap();
+    let partitions = head.partitions.len();
+    let old = Head { version: 1, files: Vec::new(), ..head.clone() };
+    let mut parts = Vec::new();
+    for (p, bytes) in files.parts.iter().enumerate() {
+        if p < partitions {
+            let codes = CodesPart::read(bytes, &head, p as u32).unwrap();
+            let mut out = Vec::new();
+            codes.write(1, head.build_id, p as u32, &mut out);
+            parts.push(out);
+        } else {
+            let mut out = bytes.clone();
+            out[4..6].copy_from_slice(&1u16.to_le_bytes());
+            parts.push(out);
+        }
+    }
+    PartitionedFiles { head: old.write(), parts }
+}
+
+#[test]
+fn format_1_is_still_read_and_searched_alike() {
+    let (new, old) = (fixture(), format_1(fixture()));
+    assert!(old.head.len() < new.head.len() && old.parts[0].len() < new.parts[0].len());
+    let mut a = PartitionedIndex::open(&new.head).unwrap();
+    let mut b = PartitionedIndex::open(&old.head).unwrap();
+    assert!(!b.lists_part_files());
+    assert_eq!(b.part_file(0), Ok(None));
+    let q = query(&[0.3, -0.2, 0.5, 0.1], a.dims());
+    let run = |index: &mut PartitionedIndex, files: &PartitionedFiles| loop {
+        match index.search(&q, 5, &PartFilter::default()).unwrap() {
+            PartSearch::Found(hits) => break hits,
+            PartSearch::NeedParts(parts) => {
+                parts.into_iter().for_each(|p| index.attach(p, &files.parts[p as usize]).unwrap());
+            }
+        }
+    };
+    assert_eq!(run(&mut a, new), run(&mut b, &old));
+    // A part of the other version is another build's.
+    let mut c = PartitionedIndex::open(&new.head).unwrap();
+    assert_eq!(c.attach(0, &old.parts[0]), Err(DenseError::OtherBuild { part: 0 }));
+    let mut d = PartitionedIndex::open(&old.head).unwrap();
+    assert_eq!(d.attach(0, &new.parts[0]), Err(DenseError::OtherBuild { part: 0 }));
+    // Every truncation of a format-1 file is refused too.
+    for len in 0..old.head.len() {
+        assert!(PartitionedIndex::open(&old.head[..len]).is_err(), "head cut at {len}");
+    }
 }

@@ -27,7 +27,15 @@
 //!                           else a quantiser of C slices (as above), then P × ⌈C/2⌉ codes
 //! ..      P × (8 + ⌈V/8⌉)   per partition: rows u32, shards u32, version slots it serves
 //!                           (bit s of byte s/8; at least one set, none at or above V)
+//! ..      P × 20            format 2 on: the file of each partition's codes (a part file)
 //! ```
+//!
+//! A part file (20 bytes) lists a part as the bundle serves it: its size (u32, ≥ 24) and the
+//! first 16 bytes of its sha256. The bundle names the file by the first 6
+//! (`dense-part.<12 hex>.bin`, as every content-addressed file) and refuses bytes that differ
+//! from the 16: the manifest checks the head, the head its partitions' codes, and each codes
+//! part its row shards, so a question's parts need no catalog page (format 1 had none of these
+//! lists; a bundle's dense catalog pages listed its parts).
 //!
 //! Part ids: 0..P are the partitions' codes, P.. the int8 row shards in partition order
 //! (partition p's shards follow partition p − 1's).
@@ -41,6 +49,7 @@
 //! 16      4                 part id (= p)
 //! 20      4                 rows n (as in the head)
 //! 24      2 × shards        rows of each of the partition's shards, u16, each ≥ 1, sum n
+//! ..      20 × shards       format 2 on: the file of each of its row shards (a part file)
 //! ..      n varints         each row's item: zigzag LEB128 of the difference to the previous
 //!                           row's item (the first to 0)
 //! ..      n × ⌈M/2⌉         4-bit codes of each row's residual to the centroid, low nibble
@@ -66,13 +75,53 @@ use crate::dense::quantized::{QuantizedVectors, MAX_DIMS, MAX_SCALE};
 use crate::dense::{ByteReader, DenseError};
 
 /// Bump on any layout change: a reader refuses other versions rather than misread them.
-pub const PARTITIONED_FORMAT_VERSION: u16 = 1;
+/// Version 2: the head lists its partitions' codes files and each codes part its row shards'
+/// (`PartFile`), so no catalog page lists the parts.
+pub const PARTITIONED_FORMAT_VERSION: u16 = 2;
+/// The oldest version read: version 1, the parts of a bundle of format 3 or 4, listed by its
+/// dense catalog pages.
+pub const OLDEST_PARTITIONED_FORMAT_VERSION: u16 = 1;
+/// The version from which the head and the codes parts list the parts' files.
+const LISTS_PART_FILES_FROM: u16 = 2;
 
 pub(crate) const HEAD_MAGIC: [u8; 4] = *b"LDPH";
 pub(crate) const CODES_MAGIC: [u8; 4] = *b"LDPC";
 pub(crate) const ROWS_MAGIC: [u8; 4] = *b"LDPR";
 const HEAD_FIXED: usize = 44;
 const PART_FIXED: usize = 24;
+/// Bytes of a [`PartFile`].
+pub(crate) const PART_FILE_LEN: usize = 20;
+
+/// How a part's file is listed: its size and the first 16 bytes of its sha256 (128 bits:
+/// what the bundle checks the fetched bytes against; it names the file by the first 6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PartFile {
+    pub bytes: u32,
+    pub sha256_prefix: [u8; 16],
+}
+
+impl PartFile {
+    /// The listing of `bytes`.
+    pub fn of(bytes: &[u8]) -> PartFile {
+        use sha2::{Digest, Sha256};
+        let digest = Sha256::digest(bytes);
+        let mut sha256_prefix = [0u8; 16];
+        sha256_prefix.copy_from_slice(&digest[..16]);
+        PartFile { bytes: bytes.len().min(u32::MAX as usize) as u32, sha256_prefix }
+    }
+
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.bytes.to_le_bytes());
+        out.extend_from_slice(&self.sha256_prefix);
+    }
+
+    fn read(r: &mut ByteReader<'_>, section: &'static str) -> Result<Option<PartFile>, DenseError> {
+        let bytes = r.u32(section)?;
+        let mut sha256_prefix = [0u8; 16];
+        sha256_prefix.copy_from_slice(r.take(section, 16)?);
+        Ok((bytes >= PART_FIXED as u32).then_some(PartFile { bytes, sha256_prefix }))
+    }
+}
 
 /// What the head says of one partition.
 #[derive(Clone, Debug, PartialEq)]
@@ -93,6 +142,8 @@ impl PartitionInfo {
 
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Head {
+    /// The format version it was written in (and its parts are).
+    pub version: u16,
     pub build_id: u64,
     pub dims: usize,
     pub items: u32,
@@ -103,6 +154,8 @@ pub(crate) struct Head {
     pub pq: ProductQuantizer,
     pub centroids: Centroids,
     pub partitions: Vec<PartitionInfo>,
+    /// Format 2 on: the file of each partition's codes (empty in format 1).
+    pub files: Vec<PartFile>,
 }
 
 /// The partitions' centroids: int8 (exact, 4 + dims bytes each), or 4-bit product codes
@@ -160,7 +213,7 @@ impl Head {
     pub fn write(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(&HEAD_MAGIC);
-        out.extend_from_slice(&PARTITIONED_FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&self.version.to_le_bytes());
         out.extend_from_slice(&0u16.to_le_bytes());
         out.extend_from_slice(&self.build_id.to_le_bytes());
         for value in [self.dims as u32, self.items, self.rows, self.partitions.len() as u32] {
@@ -189,13 +242,21 @@ impl Head {
             out.extend_from_slice(&p.shards.to_le_bytes());
             out.extend_from_slice(&p.slots);
         }
+        if self.version >= LISTS_PART_FILES_FROM {
+            self.files.iter().for_each(|file| file.write(&mut out));
+        }
         out
+    }
+
+    /// Whether the head and the codes parts list the parts' files (format 2 on).
+    pub fn lists_part_files(&self) -> bool {
+        self.version >= LISTS_PART_FILES_FROM
     }
 
     pub fn read(bytes: &[u8]) -> Result<Head, DenseError> {
         let mut r = ByteReader::new(bytes);
         r.require("header", HEAD_FIXED as u64)?;
-        preamble(&mut r, HEAD_MAGIC)?;
+        let version = preamble(&mut r, HEAD_MAGIC)?;
         let build_id = u64_of(&mut r, "header")?;
         let dims = r.u32("header")? as usize;
         let items = r.u32("header")?;
@@ -232,7 +293,8 @@ impl Head {
         let per_centroid =
             if centroid_subspaces == 0 { 4 + dims as u64 } else { centroid_subspaces.div_ceil(2) as u64 };
         // u64: these products overflow a 32-bit usize (wasm) for a corrupt header.
-        let rest = partitions as u64 * (per_centroid + 8 + slot_bytes as u64);
+        let listed = if version >= LISTS_PART_FILES_FROM { PART_FILE_LEN as u64 } else { 0 };
+        let rest = partitions as u64 * (per_centroid + 8 + slot_bytes as u64 + listed);
         r.require("centroids and partitions", rest)?;
         let centroids = if centroid_subspaces == 0 {
             let mut scales = Vec::with_capacity(partitions);
@@ -274,8 +336,23 @@ impl Head {
         if total_rows != u64::from(rows) {
             return Err(DenseError::InvalidHeader("its partitions' rows do not add up to its vector count"));
         }
+        let too_small = DenseError::InvalidHeader("a partition's codes file is listed smaller than a part");
+        let files = read_part_files(&mut r, "part files", if listed > 0 { partitions } else { 0 }, too_small)?;
         r.finish()?;
-        Ok(Head { build_id, dims, items, rows, version_slots, probe, rescore, pq, centroids, partitions: infos })
+        Ok(Head {
+            version,
+            build_id,
+            dims,
+            items,
+            rows,
+            version_slots,
+            probe,
+            rescore,
+            pq,
+            centroids,
+            partitions: infos,
+            files,
+        })
     }
 }
 
@@ -287,13 +364,18 @@ pub(crate) struct CodesPart {
     pub items: Vec<u32>,
     /// `rows × code_len` bytes.
     pub codes: Vec<u8>,
+    /// Format 2 on: the file of each of its row shards (empty in format 1).
+    pub shard_files: Vec<PartFile>,
 }
 
 impl CodesPart {
-    pub fn write(&self, build_id: u64, part: u32, out: &mut Vec<u8>) {
-        part_preamble(CODES_MAGIC, build_id, part, self.items.len() as u32, out);
+    pub fn write(&self, version: u16, build_id: u64, part: u32, out: &mut Vec<u8>) {
+        part_preamble(CODES_MAGIC, version, build_id, part, self.items.len() as u32, out);
         for pair in self.shard_starts.windows(2) {
             out.extend_from_slice(&((pair[1] - pair[0]) as u16).to_le_bytes());
+        }
+        if version >= LISTS_PART_FILES_FROM {
+            self.shard_files.iter().for_each(|file| file.write(out));
         }
         let mut previous = 0i64;
         for &item in &self.items {
@@ -310,13 +392,14 @@ impl CodesPart {
             .get(partition as usize)
             .ok_or(DenseError::UnknownPart { part: partition, parts: head.part_count() })?;
         let mut r = ByteReader::new(bytes);
-        let rows = read_part_preamble(&mut r, CODES_MAGIC, head.build_id, partition)?;
+        let rows = read_part_preamble(&mut r, CODES_MAGIC, head, partition)?;
         let invalid = |reason| DenseError::InvalidPart { part: partition, reason };
         if rows != info.rows {
             return Err(invalid("its row count differs from the head's"));
         }
         let code_len = head.pq.code_len();
-        r.require("partition codes", 2 * u64::from(info.shards) + u64::from(rows) * (1 + code_len as u64))?;
+        let listed = if head.lists_part_files() { PART_FILE_LEN as u64 } else { 0 };
+        r.require("partition codes", (2 + listed) * u64::from(info.shards) + u64::from(rows) * (1 + code_len as u64))?;
         let mut shard_starts = Vec::with_capacity(info.shards as usize + 1);
         let mut at = 0u32;
         for _ in 0..info.shards {
@@ -331,6 +414,9 @@ impl CodesPart {
             return Err(invalid("its shards' rows do not add up to its row count"));
         }
         shard_starts.push(at);
+        let too_small = invalid("a row shard's file is listed smaller than a part");
+        let shard_files =
+            read_part_files(&mut r, "partition codes", if listed > 0 { info.shards as usize } else { 0 }, too_small)?;
         let mut items = Vec::with_capacity(rows as usize);
         let mut previous = 0i64;
         for _ in 0..rows {
@@ -347,13 +433,13 @@ impl CodesPart {
         }
         let codes = r.take("partition codes", rows as usize * code_len)?.to_vec();
         r.finish()?;
-        Ok(CodesPart { shard_starts, items, codes })
+        Ok(CodesPart { shard_starts, items, codes, shard_files })
     }
 }
 
 /// Writes a rows part: `vectors` are the shard's rows in order.
-pub(crate) fn write_rows_part(vectors: &QuantizedVectors, build_id: u64, part: u32, out: &mut Vec<u8>) {
-    part_preamble(ROWS_MAGIC, build_id, part, vectors.len() as u32, out);
+pub(crate) fn write_rows_part(vectors: &QuantizedVectors, version: u16, build_id: u64, part: u32, out: &mut Vec<u8>) {
+    part_preamble(ROWS_MAGIC, version, build_id, part, vectors.len() as u32, out);
     for scale in vectors.raw_scales() {
         out.extend_from_slice(&scale.to_le_bytes());
     }
@@ -368,7 +454,7 @@ pub(crate) fn read_rows_part(
     expected_rows: u32,
 ) -> Result<QuantizedVectors, DenseError> {
     let mut r = ByteReader::new(bytes);
-    let rows = read_part_preamble(&mut r, ROWS_MAGIC, head.build_id, part)?;
+    let rows = read_part_preamble(&mut r, ROWS_MAGIC, head, part)?;
     if rows != expected_rows {
         return Err(DenseError::InvalidPart { part, reason: "its row count differs from its partition's codes" });
     }
@@ -387,35 +473,52 @@ pub(crate) fn read_rows_part(
     Ok(QuantizedVectors::from_parts(head.dims, codes, scales))
 }
 
-fn preamble(r: &mut ByteReader<'_>, magic: [u8; 4]) -> Result<(), DenseError> {
+/// `count` part files (none before format 2); one listed smaller than a part's fixed fields is
+/// `too_small`.
+fn read_part_files(
+    r: &mut ByteReader<'_>,
+    section: &'static str,
+    count: usize,
+    too_small: DenseError,
+) -> Result<Vec<PartFile>, DenseError> {
+    r.require(section, count as u64 * PART_FILE_LEN as u64)?;
+    let mut files = Vec::with_capacity(count);
+    for _ in 0..count {
+        files.push(PartFile::read(r, section)?.ok_or_else(|| too_small.clone())?);
+    }
+    Ok(files)
+}
+
+/// Checks the magic, version and flags; returns the version.
+fn preamble(r: &mut ByteReader<'_>, magic: [u8; 4]) -> Result<u16, DenseError> {
     if r.take("header", 4)? != magic {
         return Err(DenseError::BadMagic);
     }
     let version = r.u16("header")?;
-    if version != PARTITIONED_FORMAT_VERSION {
+    if !(OLDEST_PARTITIONED_FORMAT_VERSION..=PARTITIONED_FORMAT_VERSION).contains(&version) {
         return Err(DenseError::UnsupportedVersion { found: version, supported: PARTITIONED_FORMAT_VERSION });
     }
     let flags = r.u16("header")?;
     if flags != 0 {
         return Err(DenseError::UnknownFlags { flags });
     }
-    Ok(())
+    Ok(version)
 }
 
-fn part_preamble(magic: [u8; 4], build_id: u64, part: u32, rows: u32, out: &mut Vec<u8>) {
+fn part_preamble(magic: [u8; 4], version: u16, build_id: u64, part: u32, rows: u32, out: &mut Vec<u8>) {
     out.extend_from_slice(&magic);
-    out.extend_from_slice(&PARTITIONED_FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&0u16.to_le_bytes());
     out.extend_from_slice(&build_id.to_le_bytes());
     out.extend_from_slice(&part.to_le_bytes());
     out.extend_from_slice(&rows.to_le_bytes());
 }
 
-/// Checks a part's fixed fields and returns its row count.
-fn read_part_preamble(r: &mut ByteReader<'_>, magic: [u8; 4], build_id: u64, part: u32) -> Result<u32, DenseError> {
+/// Checks a part's fixed fields against its head and returns its row count.
+fn read_part_preamble(r: &mut ByteReader<'_>, magic: [u8; 4], head: &Head, part: u32) -> Result<u32, DenseError> {
     r.require("header", PART_FIXED as u64)?;
-    preamble(r, magic)?;
-    if u64_of(r, "header")? != build_id {
+    let version = preamble(r, magic)?;
+    if u64_of(r, "header")? != head.build_id || version != head.version {
         return Err(DenseError::OtherBuild { part });
     }
     let found = r.u32("header")?;

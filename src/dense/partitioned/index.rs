@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 
-use super::format::{read_rows_part, CodesPart, Head};
+use super::format::{read_rows_part, CodesPart, Head, PartFile};
 use super::pq::ProductQuantizer;
 use crate::dense::quantized::QuantizedVectors;
 use crate::dense::top_k::TopK;
@@ -135,6 +135,31 @@ impl PartitionedIndex {
     /// what the second round may fetch of it, known from the head alone.
     pub fn shard_parts(&self, partition: u32) -> std::ops::Range<PartId> {
         self.head.partitions.get(partition as usize).map_or(0..0, |p| p.first_shard_part..p.first_shard_part + p.shards)
+    }
+
+    /// Whether the index lists its parts' files itself (format 2 on: the head its
+    /// partitions' codes, each codes part its row shards'), so no catalog needs to.
+    pub fn lists_part_files(&self) -> bool {
+        self.head.lists_part_files()
+    }
+
+    /// How part `part`'s file is listed: a partition's codes by the head, a row shard by its
+    /// partition's codes, which must be attached first (as a search names them: round 2 after
+    /// round 1). `None` in a format-1 index (the bundle's catalog pages list its parts).
+    pub fn part_file(&self, part: PartId) -> Result<Option<PartFile>, DenseError> {
+        if !self.lists_part_files() {
+            return Ok(None);
+        }
+        let unknown = DenseError::UnknownPart { part, parts: self.part_count() };
+        match self.part_kind(part)? {
+            PartKind::Codes { partition } => Ok(Some(*self.head.files.get(partition as usize).ok_or(unknown)?)),
+            PartKind::Rows { partition, shard } => {
+                let codes = self.codes[partition as usize]
+                    .as_ref()
+                    .ok_or(DenseError::PartOutOfOrder { part, codes: partition })?;
+                Ok(Some(*codes.shard_files.get(shard as usize).ok_or(unknown)?))
+            }
+        }
     }
 
     /// Every vector of the attached row shards, dequantised, with its item: how a rebuild

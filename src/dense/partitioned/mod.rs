@@ -22,5 +22,5 @@ mod tests;
 
 pub use build::{build, BuildStats, PartitionedFiles, PartitionedInput};
 pub use config::PartitionedConfig;
-pub use format::PARTITIONED_FORMAT_VERSION;
+pub use format::{PartFile, OLDEST_PARTITIONED_FORMAT_VERSION, PARTITIONED_FORMAT_VERSION};
 pub use index::{PartFilter, PartId, PartKind, PartSearch, PartitionedIndex};

@@ -349,8 +349,9 @@ fn coded_centroids_shrink_the_head_and_keep_recall() {
         assert!(mean >= 0.9, "centroid_subspaces {centroid_subspaces}: recall@10 {mean}");
         heads.push(files.head.len());
     }
-    // 36 bytes a centroid (int8) against 8 (16 slices of 4 bits), plus the codebook.
-    assert!(heads[1] * 10 < heads[0] * 6, "{heads:?}");
+    // 36 bytes a centroid (int8) against 8 (16 slices of 4 bits), plus the codebook, and 20
+    // bytes a partition either way (its codes' file).
+    assert!(heads[1] * 10 < heads[0] * 7, "{heads:?}");
 }
 
 #[test]

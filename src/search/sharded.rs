@@ -268,8 +268,7 @@ impl ShardedSearch {
                 }
             }
         }
-        exact.sort_unstable();
-        exact.dedup();
+        crate::sort::sort_dedup(&mut exact);
         for term in exact {
             let needed = match self.term_pages.locate(&self.reader.manifest().files.terms, term.as_str()) {
                 None => continue,

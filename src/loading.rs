@@ -28,11 +28,11 @@ pub enum Phase {
     ModelFailed,
 }
 
+// Read back (`Retriever.setLoadState`) through `LoadStateFields`, not serde's internally
+// tagged enum: that buffers the object in serde's `Content` first, ~15 KB of the search
+// module's code for one small object (BENCHMARKS.md, "The search module's code").
 /// Where loading is. The model's states carry the attempt they belong to (the first load is
-/// 1; each retry the next). Read back (`Retriever.setLoadState`) through [`LoadStateFields`],
-/// not serde's internally tagged enum: that buffers the object in serde's `Content` first,
-/// ~20 KB of the search module's code for one small object (BENCHMARKS.md, "The search
-/// module's code").
+/// 1; each retry the next).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(tag = "state", rename_all = "kebab-case")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "LoadState"))]

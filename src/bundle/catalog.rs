@@ -47,9 +47,9 @@ pub trait Shard: Clone + Debug + PartialEq + Serialize + DeserializeOwned {
     fn check_shards(shards: &[Self], range: &Self::Range, next: Option<&Self::Range>) -> Result<(), String>;
 }
 
+// Read through `file_fields` (one impl per kind of range, in `shard_entries`).
 /// A catalog page's entry in the manifest: its file, the shards it lists
-/// (`first_shard..first_shard + shards` over all the catalog's shards) and their keys. Read
-/// through [`file_fields`] (one impl per kind of range, in `shard_entries`).
+/// (`first_shard..first_shard + shards` over all the catalog's shards) and their keys.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct CatalogPage<R> {

@@ -28,9 +28,12 @@ pub enum Phase {
     ModelFailed,
 }
 
+// Read back (`Retriever.setLoadState`) through `LoadStateFields`, not serde's internally
+// tagged enum: that buffers the object in serde's `Content` first, ~15 KB of the search
+// module's code for one small object (BENCHMARKS.md, "The search module's code").
 /// Where loading is. The model's states carry the attempt they belong to (the first load is
 /// 1; each retry the next).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(tag = "state", rename_all = "kebab-case")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "LoadState"))]
 pub enum LoadState {
@@ -50,6 +53,48 @@ pub enum LoadState {
     ModelFailed {
         attempt: u32,
     },
+}
+
+/// A [`LoadState`] as its JSON object's fields: `{"state": "downloading-model", "attempt": 2}`.
+/// Other fields are ignored, as they were by the tagged enum.
+#[derive(Deserialize)]
+struct LoadStateFields {
+    state: StateName,
+    attempt: Option<u32>,
+}
+
+/// The `state` of a [`LoadState`] (its variants' names, as serialised).
+#[derive(Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum StateName {
+    Opening,
+    Keyword,
+    DownloadingModel,
+    BuildingModel,
+    Hybrid,
+    ModelFailed,
+}
+
+impl<'de> Deserialize<'de> for LoadState {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        LoadState::try_from(LoadStateFields::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+    }
+}
+
+impl TryFrom<LoadStateFields> for LoadState {
+    type Error = &'static str;
+
+    fn try_from(fields: LoadStateFields) -> Result<Self, Self::Error> {
+        let attempt = || fields.attempt.ok_or("missing field `attempt`");
+        Ok(match fields.state {
+            StateName::Opening => LoadState::Opening,
+            StateName::Keyword => LoadState::Keyword,
+            StateName::DownloadingModel => LoadState::DownloadingModel { attempt: attempt()? },
+            StateName::BuildingModel => LoadState::BuildingModel { attempt: attempt()? },
+            StateName::Hybrid => LoadState::Hybrid { attempt: attempt()? },
+            StateName::ModelFailed => LoadState::ModelFailed { attempt: attempt()? },
+        })
+    }
 }
 
 /// A progress event that cannot come where loading is.
@@ -201,5 +246,16 @@ mod tests {
         let failed = serde_json::json!({"state": "model-failed", "attempt": 1});
         assert_eq!(serde_json::from_value::<LoadState>(failed).ok(), Some(ModelFailed { attempt: 1 }));
         assert_eq!(serde_json::from_value::<LoadState>(serde_json::json!({"state": "keyword"})).ok(), Some(Keyword));
+        // Every state reads back as it was written; a model state without its attempt, or an
+        // unknown state, does not read.
+        for state in
+            [Opening, Keyword, DownloadingModel { attempt: 3 }, BuildingModel { attempt: 1 }, Hybrid { attempt: 2 }]
+        {
+            let json = serde_json::to_string(&state).unwrap_or_default();
+            assert_eq!(serde_json::from_str::<LoadState>(&json).ok(), Some(state), "{json}");
+        }
+        assert!(serde_json::from_value::<LoadState>(serde_json::json!({"state": "hybrid"})).is_err());
+        assert!(serde_json::from_value::<LoadState>(serde_json::json!({"state": "ready"})).is_err());
+        assert!(serde_json::from_value::<LoadState>(serde_json::json!({"attempt": 1})).is_err());
     }
 }

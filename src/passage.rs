@@ -19,8 +19,7 @@ pub fn passages(text: &str, breaks: &[usize]) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut cuts: Vec<usize> =
         breaks.iter().copied().filter(|&b| b > 0 && b < text.len() && text.is_char_boundary(b)).collect();
-    cuts.sort_unstable();
-    cuts.dedup();
+    crate::sort::sort_dedup(&mut cuts);
     let mut start = 0;
     for end in cuts.into_iter().chain([text.len()]) {
         split_region(text, start..end, &mut out);

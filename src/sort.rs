@@ -14,6 +14,13 @@ pub fn sort_by<T>(items: &mut Vec<T>, compare: impl Fn(&T, &T) -> Ordering) {
     items.extend(order.into_iter().filter_map(|i| slots[i].take()));
 }
 
+/// Sorts `items` and removes repeats, as `sort_unstable` then `dedup` do: under a total order
+/// (`Ord`) every sort gives the same result, so the core's one sort serves here too.
+pub fn sort_dedup<T: Ord>(items: &mut Vec<T>) {
+    sort_by(items, T::cmp);
+    items.dedup();
+}
+
 /// Sorts `items` stably by `key`, as `slice::sort_by_key` does.
 pub fn sort_by_key<T, K: Ord>(items: &mut Vec<T>, key: impl Fn(&T) -> K) {
     sort_by(items, |a, b| key(a).cmp(&key(b)));

@@ -47,9 +47,10 @@ pub trait Shard: Clone + Debug + PartialEq + Serialize + DeserializeOwned {
     fn check_shards(shards: &[Self], range: &Self::Range, next: Option<&Self::Range>) -> Result<(), String>;
 }
 
+// Read through `file_fields` (one impl per kind of range, in `shard_entries`).
 /// A catalog page's entry in the manifest: its file, the shards it lists
 /// (`first_shard..first_shard + shards` over all the catalog's shards) and their keys.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, PartialEq)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct CatalogPage<R> {
     #[serde(flatten)]
@@ -60,10 +61,38 @@ pub struct CatalogPage<R> {
     pub range: R,
 }
 
+/// Reads `$target`, a catalog entry written with a [`FileEntry`] flattened into it (`name`,
+/// `bytes`, `sha256`) beside fields of its own, through `$fields`, the same JSON object with
+/// every field named; `$build` makes the entry of `$f` (the fields read) and `$file` (their
+/// file). Not serde's `flatten` for reading: that buffers each object in serde's `Content`
+/// first, generic code that was ~10 KB of the search module (BENCHMARKS.md, "The search
+/// module's code"). Writing with `flatten` costs nothing of the kind, so entries are still
+/// written so, and a test reads back what each kind writes.
+macro_rules! file_fields {
+    ($target:ty, $fields:ident { $($field:ident: $ty:ty),* $(,)? }, |$f:ident, $file:ident| $build:expr) => {
+        #[derive(serde::Deserialize)]
+        struct $fields {
+            name: String,
+            bytes: u64,
+            sha256: String,
+            $($field: $ty),*
+        }
+
+        impl<'de> serde::Deserialize<'de> for $target {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let $f = <$fields as serde::Deserialize>::deserialize(deserializer)?;
+                let $file = FileEntry { name: $f.name, bytes: $f.bytes, sha256: $f.sha256 };
+                Ok($build)
+            }
+        }
+    };
+}
+pub(super) use file_fields;
+
 /// The catalog of one kind of shard: its pages, as the manifest lists them (a JSON array of
 /// [`CatalogPage`]s).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(transparent, bound = "")]
+#[serde(transparent, bound(serialize = "", deserialize = "CatalogPage<S::Range>: DeserializeOwned"))]
 pub struct Catalog<S: Shard> {
     pages: Vec<CatalogPage<S::Range>>,
     #[serde(skip)]

@@ -2,6 +2,7 @@
 //! manifest entries look like on the wire), found by key and by shard, checked and read.
 
 use super::catalog::{Catalog, FetchedPages, ShardAt, CATALOG_PAGE_SHARDS};
+use super::shard_entries::{DensePartEntry, DensePartRange};
 use super::{ChunkShardEntry, FileEntry, FileKind, TermShardEntry};
 
 /// Stores nothing: describes each file as the writer would, and keeps its bytes by name.
@@ -67,6 +68,30 @@ fn pages_list_32_shards_each_and_keep_their_wire_form() {
     let json = serde_json::to_string(&chunks.pages()[1]).unwrap();
     assert!(json.ends_with(r#","first_shard":32,"shards":8,"first_chunk":96,"count":24}"#), "{json}");
     assert_eq!(chunks.chunk_count(), 120);
+}
+
+/// Every entry written with a flattened file is read back as it was (each kind has a reader of
+/// its own, `catalog::file_fields`), and one without a field it needs is refused.
+#[test]
+fn flattened_entries_read_back_as_written() {
+    fn round_trip<T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug>(value: &T) {
+        let json = serde_json::to_string(value).unwrap();
+        assert_eq!(serde_json::from_str::<T>(&json).ok().as_ref(), Some(value), "{json}");
+        let mut object = serde_json::to_value(value).unwrap();
+        object.as_object_mut().unwrap().remove("sha256");
+        assert!(serde_json::from_value::<T>(object).is_err(), "read without its sha256: {json}");
+    }
+    let mut files = Vec::new();
+    let terms = Catalog::write(&term_shards(40), writer(&mut files)).unwrap();
+    round_trip(&terms.pages()[1]);
+    round_trip(&term_shards(1)[0]);
+    let chunks = Catalog::write(&chunk_shards(40), writer(&mut files)).unwrap();
+    round_trip(&chunks.pages()[1]);
+    let part = DensePartEntry { file: FileEntry::describe(FileKind::DensePart.name_for(b"p"), b"p"), part: 7 };
+    round_trip(&part);
+    let parts = Catalog::write(&[part], writer(&mut files)).unwrap();
+    assert_eq!(parts.pages()[0].range, DensePartRange { first_part: 7, count: 1 });
+    round_trip(&parts.pages()[0]);
 }
 
 #[test]

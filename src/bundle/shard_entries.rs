@@ -2,18 +2,33 @@
 //! shards, by chunk index, and the parts of a dense index in parts, by part id — what a
 //! catalog page says of each shard, and how their keys run.
 
-use super::catalog::{Catalog, CatalogPage, Shard};
+use super::catalog::{file_fields, Catalog, CatalogPage, Shard};
 use super::file_entry::FileEntry;
 use super::file_kind::FileKind;
 use serde::{Deserialize, Serialize};
 
 /// A term shard: the terms from `first_term` to the next shard's first term.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct TermShardEntry {
     #[serde(flatten)]
     pub file: FileEntry,
     pub first_term: String,
 }
+
+file_fields!(TermShardEntry, TermShardFields { first_term: String }, |f, file| TermShardEntry {
+    file,
+    first_term: f.first_term
+});
+file_fields!(
+    CatalogPage<TermRange>,
+    TermPageFields { first_shard: usize, shards: usize, first_term: String },
+    |f, file| CatalogPage {
+        file,
+        first_shard: f.first_shard,
+        shards: f.shards,
+        range: TermRange { first_term: f.first_term }
+    }
+);
 
 /// A term catalog page's keys: from its first shard's `first_term` to the next page's (the
 /// first page also holds the terms before it, which no shard has).
@@ -96,6 +111,17 @@ impl ChunkRange {
 /// A catalog page listing chunk shards.
 pub type ChunkPageEntry = CatalogPage<ChunkRange>;
 
+file_fields!(
+    CatalogPage<ChunkRange>,
+    ChunkPageFields { first_shard: usize, shards: usize, first_chunk: usize, count: usize },
+    |f, file| CatalogPage {
+        file,
+        first_shard: f.first_shard,
+        shards: f.shards,
+        range: ChunkRange { first_chunk: f.first_chunk, count: f.count }
+    }
+);
+
 impl Shard for ChunkShardEntry {
     type Key = usize;
     type Range = ChunkRange;
@@ -152,12 +178,24 @@ impl Catalog<ChunkShardEntry> {
 
 /// A part of a dense index in parts (`dense::partitioned`): part `part`'s file (a partition's
 /// codes, or a shard of its int8 rows; the head says which).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct DensePartEntry {
     #[serde(flatten)]
     pub file: FileEntry,
     pub part: usize,
 }
+
+file_fields!(DensePartEntry, DensePartFields { part: usize }, |f, file| DensePartEntry { file, part: f.part });
+file_fields!(
+    CatalogPage<DensePartRange>,
+    DensePageFields { first_shard: usize, shards: usize, first_part: usize, count: usize },
+    |f, file| CatalogPage {
+        file,
+        first_shard: f.first_shard,
+        shards: f.shards,
+        range: DensePartRange { first_part: f.first_part, count: f.count }
+    }
+);
 
 /// A dense catalog page's keys: parts `first_part..first_part + count`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

@@ -133,8 +133,7 @@ fn variant_stems(word: &str, own: &str) -> Vec<String> {
         .map(|v| stem(&v).into_owned())
         .filter(|s| s != own)
         .collect();
-    stems.sort_unstable();
-    stems.dedup();
+    crate::sort::sort_dedup(&mut stems);
     stems
 }
 

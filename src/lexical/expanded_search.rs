@@ -43,8 +43,7 @@ impl LexicalIndex {
     /// is the same), with the count of the query's terms matching nothing at all.
     fn word_groups(&self, query: &str) -> Option<(Vec<WordGroup>, usize)> {
         let mut words = tokenize(query);
-        words.sort_unstable();
-        words.dedup();
+        crate::sort::sort_dedup(&mut words);
         words.retain(|w| !self.withholds(w));
         let mut groups: Vec<WordGroup> = words
             .iter()
@@ -64,8 +63,7 @@ impl LexicalIndex {
         if let Some(typed) = typed_word_terms(query) {
             let mut found: Vec<usize> = self.terms_beginning(&typed.prefix).filter(&usable).collect();
             found.extend(typed.cuts.iter().filter_map(|c| self.term_id(c)).filter(&usable));
-            found.sort_unstable();
-            found.dedup();
+            crate::sort::sort_dedup(&mut found);
             if found.len() > MAX_EXPANSIONS {
                 let df = |i: &usize| self.doc_freqs.get(*i).copied().unwrap_or(0);
                 crate::sort::sort_by(&mut found, |a, b| df(b).cmp(&df(a)).then(a.cmp(b)));
@@ -81,8 +79,7 @@ impl LexicalIndex {
             add(&mut groups, Some(&word.own), found);
         }
         for group in &mut groups {
-            group.expansions.sort_unstable();
-            group.expansions.dedup();
+            crate::sort::sort_dedup(&mut group.expansions);
         }
         if groups.iter().all(|g| g.expansions.is_empty()) {
             return None;

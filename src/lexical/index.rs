@@ -322,11 +322,10 @@ impl LexicalIndex {
 
     pub(super) fn query_terms(&self, query: &str) -> QueryTerms {
         let mut words = tokenize(query);
-        words.sort_unstable();
-        words.dedup();
+        crate::sort::sort_dedup(&mut words);
         words.retain(|w| !self.withheld.iter().any(|span| span.holds(w)));
         let mut known: Vec<usize> = words.iter().filter_map(|w| self.term_id(w)).collect();
-        known.sort_unstable();
+        crate::sort::sort_by(&mut known, usize::cmp);
         QueryTerms { unknown: words.len() - known.len(), known }
     }
 
@@ -407,14 +406,11 @@ impl LexicalIndex {
     }
 }
 
-/// The `k` best of `hits`, best first; equal scores in ascending id order.
+/// The `k` best of `hits`, best first; equal scores in ascending id order. A total order, so
+/// the core's one sort (`crate::sort`) gives it as any would.
 pub(super) fn best_k(mut hits: Vec<(u32, f32)>, k: usize) -> Vec<(u32, f32)> {
-    let best_first = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-    if hits.len() > k {
-        hits.select_nth_unstable_by(k, best_first);
-        hits.truncate(k);
-    }
-    hits.sort_unstable_by(best_first);
+    crate::sort::sort_by(&mut hits, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    hits.truncate(k);
     hits
 }
 

@@ -81,8 +81,7 @@ pub struct TermShard {
 pub fn query_terms(query: &str) -> Vec<String> {
     let mut words = tokenize(query);
     words.extend(query_names(query));
-    words.sort_unstable();
-    words.dedup();
+    crate::sort::sort_dedup(&mut words);
     words
 }
 
@@ -237,8 +236,7 @@ impl LexicalIndex {
                 }
             }
         }
-        lengths.sort_unstable();
-        lengths.dedup();
+        crate::sort::sort_dedup(&mut lengths);
         if lengths.windows(2).any(|w| w[0].0 == w[1].0) {
             return Err(LexicalError::Corrupt("one shard gives a document two lengths".into()));
         }
@@ -268,7 +266,7 @@ impl LexicalIndex {
             self.posting_count += term.postings.len() as u64;
             old.push((term.term, term.postings.len() as u32, bytes));
         }
-        old.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        crate::sort::sort_by(&mut old, |a, b| a.0.cmp(&b.0));
         self.term_text.clear();
         self.term_ends.clear();
         self.doc_freqs.clear();

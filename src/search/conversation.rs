@@ -118,7 +118,7 @@ impl HybridSearch {
                     *score += vote;
                 }
             }
-            fused.sort_by(|a, b| b.1.total_cmp(&a.1));
+            crate::sort::sort_by(&mut fused, |a, b| b.1.total_cmp(&a.1));
         }
         let mut hits = Vec::with_capacity(options.k);
         for (index, score) in fused {

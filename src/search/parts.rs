@@ -37,8 +37,7 @@ pub fn matched_part(meta: &ChunkMeta, text: &str, query: &str, lexical: &Lexical
         return Some(i);
     }
     let mut words = tokenize(query);
-    words.sort_unstable();
-    words.dedup();
+    crate::sort::sort_dedup(&mut words);
     let terms: Vec<(String, f32)> = words
         .into_iter()
         .map(|t| {

@@ -31,6 +31,7 @@ use crate::dense::partitioned::PartKind;
 use crate::dense::AnyDenseIndex;
 use crate::lexical::expand::{typed_word_terms, typo_words};
 use crate::lexical::query_terms;
+use serde::de::IntoDeserializer;
 use serde::{Deserialize, Serialize};
 
 /// Catalog pages (term and chunk pages together) up to which a site's are all fetched when
@@ -65,7 +66,9 @@ impl Part {
     /// The part by its serialised name (`"termPage"`, `"terms"`, `"chunkPage"`, `"meta"`,
     /// `"text"`, `"densePage"`, `"dense"`, `"pages"`).
     pub fn from_name(name: &str) -> Option<Part> {
-        serde_json::from_value(serde_json::Value::String(name.to_string())).ok()
+        // serde's own string deserializer: no serde_json::Value code in the search module.
+        let name: serde::de::value::StrDeserializer<serde::de::value::Error> = name.into_deserializer();
+        Part::deserialize(name).ok()
     }
 }
 
@@ -276,8 +279,7 @@ impl ShardedSearch {
                 }
             }
         }
-        exact.sort_unstable();
-        exact.dedup();
+        crate::sort::sort_dedup(&mut exact);
         for term in exact {
             let needed = match self.term_pages.locate(&self.reader.manifest().files.terms, term.as_str()) {
                 None => continue,
@@ -759,4 +761,29 @@ pub enum ShardedError {
     AlreadyAttached(String),
     #[error("the index has no {0}")]
     NoSuchPart(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Part;
+
+    #[test]
+    fn a_part_is_found_by_the_name_it_is_serialised_as() {
+        let parts = [
+            Part::TermPage,
+            Part::Terms,
+            Part::ChunkPage,
+            Part::Meta,
+            Part::Text,
+            Part::DensePage,
+            Part::Dense,
+            Part::Pages,
+        ];
+        for part in parts {
+            let name = serde_json::to_value(part).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+            assert_eq!(Part::from_name(&name), Some(part), "{name}");
+        }
+        assert_eq!(Part::from_name("term_page"), None);
+        assert_eq!(Part::from_name(""), None);
+    }
 }

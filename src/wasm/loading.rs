@@ -5,6 +5,8 @@ use super::codes::Code;
 use super::convert::to_js;
 use super::errors::js_error;
 use crate::loading::{LoadState, Phase};
+use serde::de::IntoDeserializer;
+use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -28,7 +30,8 @@ impl Loading {
         #[wasm_bindgen(unchecked_param_type = "ProgressPhase")] phase: &str,
         attempt: Option<u32>,
     ) -> Result<JsValue, JsError> {
-        let phase: Phase = serde_json::from_value(serde_json::Value::String(phase.into()))
+        let name: serde::de::value::StrDeserializer<serde::de::value::Error> = phase.into_deserializer();
+        let phase = Phase::deserialize(name)
             .map_err(|_| js_error(Code::InvalidArgument, format!("no progress phase {phase:?}"), None))?;
         self.state = self.state.apply(phase, attempt).map_err(|e| js_error(Code::Internal, e, Some("OUT_OF_ORDER")))?;
         to_js(&self.state)

@@ -345,8 +345,7 @@ impl PartitionedIndex {
             }
             let enough = || {
                 let mut items: Vec<u32> = candidates.iter().map(|c| c.item).collect();
-                items.sort_unstable();
-                items.dedup();
+                crate::sort::sort_dedup(&mut items);
                 items.len() >= k
             };
             if probe == order.len() || enough() {
@@ -375,8 +374,7 @@ impl PartitionedIndex {
             let shard = codes.shard_starts.partition_point(|&s| s <= c.row) - 1;
             shards.push(self.head.partitions[c.partition as usize].first_shard_part + shard as u32);
         }
-        shards.sort_unstable();
-        shards.dedup();
+        crate::sort::sort_dedup(&mut shards);
         let missing: Vec<PartId> = shards.iter().copied().filter(|p| !self.shards.contains_key(p)).collect();
         if !missing.is_empty() {
             return Ok(PartSearch::NeedParts(missing));

@@ -39,8 +39,7 @@ pub fn neighbour_window(cited: &[u32], total: usize) -> Vec<u32> {
         .filter(|&&c| (c as usize) < total)
         .flat_map(|&c| c.saturating_sub(NEIGHBOUR_WINDOW)..=c.saturating_add(NEIGHBOUR_WINDOW).min(last))
         .collect();
-    window.sort_unstable();
-    window.dedup();
+    crate::sort::sort_dedup(&mut window);
     window
 }
 

@@ -7,7 +7,8 @@ import { openCache } from "./downloads.js";
 
 /** Drops cached files of this bundle (and older wasm modules) that the current manifest
  * and runtime no longer name: a rebuilt bundle invalidates exactly what changed. Shards are
- * named by catalog pages: those of the current pages that are cached are kept. */
+ * named by catalog pages: those of the current pages that are cached are kept; chunk shards
+ * by number, by the core. */
 export async function prune() {
   const cache = await openCache();
   if (!cache) return;
@@ -17,7 +18,7 @@ export async function prune() {
   const base = new URL(".", state.manifestUrl).href;
   const m = state.manifest;
   const keep = new Set([state.manifestUrl, searchWasmUrl(), coreWasmUrl(), embedWasmUrl()]);
-  const pages = [...m.files.terms, ...m.files.chunks, ...(m.files.dense_parts ?? []), ...(m.model.words ? [m.model.words] : [])];
+  const pages = [...m.files.terms, ...(m.files.chunks ?? []), ...(m.files.dense_parts ?? []), ...(m.model.words ? [m.model.words] : [])];
   for (const f of [m.files.chunk_table, m.files.pages, m.files.dense, ...pages, m.model.weights, m.model.tokenizer]) {
     if (f) keep.add(new URL(f.name, base).href);
   }
@@ -28,10 +29,12 @@ export async function prune() {
       for (const name of [shard?.name, shard?.meta?.name, shard?.text?.name]) if (typeof name === "string") keep.add(new URL(name, base).href);
     }
   }
+  // Chunk shards by number (format 5) are listed by no page: the core says which are this bundle's.
+  const numbered = (url) => url.startsWith(base) && Boolean(state.retriever?.namesNumberedFile(url.slice(base.length)));
   for (const request of cachedBefore) {
     const url = request.url;
     const ours = url.startsWith(base) || isRuntimeFile(url);
-    if (ours && !keep.has(url) && !isModelOverride(url)) await cache.delete(request);
+    if (ours && !keep.has(url) && !numbered(url) && !isModelOverride(url)) await cache.delete(request);
   }
 }
 

@@ -5,8 +5,8 @@
 
 use lectern::bundle::{
     load_dir, load_with, write_bundle, write_dir, BundleChunk, BundleError, BundleInput, BundleOutput, BundleReader,
-    ChunkMeta, DenseLayout, DenseParts, Manifest, SiteInfo, FORMAT_VERSION, MANIFEST_FILE, OLDEST_FORMAT_VERSION,
-    PAGE_TABLE_FORMAT_VERSION,
+    ChunkLayout, ChunkMeta, DenseLayout, DenseParts, FileKind, Manifest, SiteInfo, FORMAT_VERSION, MANIFEST_FILE,
+    NUMBERED_SHARDS_FORMAT_VERSION, OLDEST_FORMAT_VERSION, PAGE_TABLE_FORMAT_VERSION,
 };
 use lectern::dense::DenseIndexConfig;
 use lectern::lexical::IndexOptions;
@@ -58,6 +58,12 @@ fn bundle_laid_out(n: usize, dense_parts: DenseParts) -> BundleOutput {
 }
 
 fn bundle_in(n: usize, dense_parts: DenseParts, language: Option<&str>) -> BundleOutput {
+    bundle_of(n, dense_parts, language, ChunkLayout::Catalog)
+}
+
+/// The bundle of `n` chunks; the tests above read the chunk shards of formats 2 to 4 (listed
+/// by catalog pages), those of `numbered_` the shards by number of format 5.
+fn bundle_of(n: usize, dense_parts: DenseParts, language: Option<&str>, chunk_layout: ChunkLayout) -> BundleOutput {
     let chunks = chunks(n);
     write_bundle(BundleInput {
         chunks: &chunks,
@@ -71,6 +77,7 @@ fn bundle_in(n: usize, dense_parts: DenseParts, language: Option<&str>) -> Bundl
         lexical: IndexOptions::default(),
         dense: DenseIndexConfig::default(),
         dense_parts,
+        chunk_layout,
     })
     .expect("writes")
 }
@@ -423,12 +430,94 @@ fn load_mutated(output: &BundleOutput, file: usize, mutate: impl FnOnce(&mut Vec
     Ok(())
 }
 
+fn numbered(n: usize) -> (tempfile::TempDir, std::path::PathBuf, BundleOutput) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("bundle");
+    let output = bundle_of(n, DenseParts::default(), None, ChunkLayout::Numbered);
+    write_dir(&dir, &output).expect("writes dir");
+    (tmp, dir, output)
+}
+
+#[test]
+fn numbered_chunk_shards_round_trip_as_format_5() {
+    let (_tmp, dir, output) = numbered(40);
+    assert_eq!(output.manifest.format_version, NUMBERED_SHARDS_FORMAT_VERSION);
+    assert!(output.manifest.files.chunks.is_empty(), "no chunk catalog page");
+    let listing = output.manifest.files.chunk_shards.as_ref().expect("chunk shards by number");
+    assert!(listing.shards > 1, "{listing:?}");
+    let kinds = output.files.iter().filter_map(|(name, _)| FileKind::of(name));
+    assert!(kinds.clone().all(|k| !matches!(k, FileKind::MetaShard | FileKind::TextShard | FileKind::ChunkCatalog)));
+    assert_eq!(kinds.filter(|k| *k == FileKind::ChunkShard).count(), listing.shards);
+    let loaded = load_dir(&dir).expect("loads");
+    let catalogued = load_dir(&written(40).1).expect("loads");
+    assert_eq!((loaded.chunks, loaded.texts), (catalogued.chunks, catalogued.texts), "the same chunks either way");
+    // The same input gives the same names; another input another root, so other names.
+    assert_eq!(bundle_of(40, DenseParts::default(), None, ChunkLayout::Numbered).manifest, output.manifest);
+    let other = bundle_of(41, DenseParts::default(), None, ChunkLayout::Numbered).manifest;
+    assert_ne!(other.files.chunk_shards.expect("by number").name(0), listing.name(0));
+}
+
+#[test]
+fn numbered_chunk_shards_damaged_truncated_or_swapped_are_refused() {
+    let (_tmp, dir, output) = numbered(40);
+    let listing = output.manifest.files.chunk_shards.clone().expect("by number");
+    let (one, two) = (dir.join(listing.name(1)), dir.join(listing.name(2)));
+    let original = std::fs::read(&one).unwrap();
+    let mut flipped = original.clone();
+    flipped[original.len() - 5] ^= 0x20;
+    std::fs::write(&one, &flipped).unwrap();
+    assert!(matches!(load_dir(&dir), Err(BundleError::ChecksumMismatch { .. })));
+    // Cut short: its frame is broken (`]` gone), or, cut inside and closed again, its content.
+    std::fs::write(&one, &original[..original.len() - 1]).unwrap();
+    assert!(matches!(load_dir(&dir), Err(BundleError::Corrupt { .. })));
+    std::fs::write(&one, [&original[..original.len() - 3], b"]"].concat()).unwrap();
+    assert!(matches!(load_dir(&dir), Err(BundleError::ChecksumMismatch { .. })));
+    std::fs::write(&one, &original[..10]).unwrap();
+    assert!(matches!(load_dir(&dir), Err(BundleError::Corrupt { .. })), "shorter than its proof");
+    // Another shard's (valid) file under this one's name: its proof leads elsewhere.
+    std::fs::copy(&two, &one).unwrap();
+    assert!(matches!(load_dir(&dir), Err(BundleError::ChecksumMismatch { .. })));
+    std::fs::remove_file(&one).unwrap();
+    assert!(matches!(load_dir(&dir), Err(BundleError::MissingFile { .. })));
+}
+
+#[test]
+fn numbered_chunk_shards_need_format_5_and_a_consistent_listing() {
+    for edit in [
+        (|m: &mut serde_json::Value| m["format_version"] = PAGE_TABLE_FORMAT_VERSION.into())
+            as fn(&mut serde_json::Value),
+        |m| m["files"]["chunk_shards"]["shards"] = 1.into(),
+        |m| m["files"]["chunk_shards"]["chunks_per_shard"] = 0.into(),
+        |m| m["files"]["chunks"] = serde_json::json!([{"name": "chunk-catalog.0123456789ab.json", "bytes": 2, "sha256": "00", "first_shard": 0, "shards": 1, "first_chunk": 0, "count": 40}]),
+    ] {
+        let (_tmp, dir, _) = numbered(40);
+        rewrite_manifest(&dir, edit);
+        assert!(matches!(load_dir(&dir), Err(BundleError::Inconsistent(_))));
+    }
+    let (_tmp, dir, _) = numbered(40);
+    rewrite_manifest(&dir, |m| m["format_version"] = (FORMAT_VERSION + 1).into());
+    assert!(matches!(load_dir(&dir), Err(BundleError::WrongVersion { .. })));
+    rewrite_manifest(&dir, |m| m["files"]["chunk_shards"]["root"] = "00".repeat(32).into());
+    rewrite_manifest(&dir, |m| m["format_version"] = FORMAT_VERSION.into());
+    assert!(matches!(load_dir(&dir), Err(BundleError::MissingFile { .. })), "another root names other files");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
 
     #[test]
     fn mutated_files_never_panic(file in 0usize..40, at in any::<prop::sample::Index>(), byte in any::<u8>(), cut in any::<bool>()) {
         let output = bundle(24);
+        let _ = load_mutated(&output, file, |bytes| {
+            if bytes.is_empty() { return; }
+            let i = at.index(bytes.len());
+            if cut { bytes.truncate(i) } else { bytes[i] = byte }
+        });
+    }
+
+    #[test]
+    fn mutated_numbered_shards_never_panic(file in 0usize..40, at in any::<prop::sample::Index>(), byte in any::<u8>(), cut in any::<bool>()) {
+        let output = bundle_of(24, DenseParts::default(), None, ChunkLayout::Numbered);
         let _ = load_mutated(&output, file, |bytes| {
             if bytes.is_empty() { return; }
             let i = at.index(bytes.len());

@@ -5,7 +5,8 @@
 
 use lectern::bundle::DenseLayout;
 use lectern::bundle::{
-    load_with, write_bundle, BundleChunk, BundleError, BundleInput, BundleOutput, ChunkMeta, DenseParts, SiteInfo,
+    load_with, write_bundle, BundleChunk, BundleError, BundleInput, BundleOutput, ChunkLayout, ChunkMeta, DenseParts,
+    SiteInfo,
 };
 use lectern::dense::DenseIndexConfig;
 use lectern::lexical::{query_terms, IndexOptions};
@@ -113,6 +114,17 @@ fn bundle_with(text_shard_bytes: usize, term_shard_bytes: usize) -> BundleOutput
 }
 
 fn bundle_laid_out(text_shard_bytes: usize, term_shard_bytes: usize, dense_parts: DenseParts) -> BundleOutput {
+    bundle_of(text_shard_bytes, term_shard_bytes, dense_parts, ChunkLayout::Catalog)
+}
+
+/// The site's bundle; the tests read the chunk shards of formats 2 to 4 (listed by catalog
+/// pages) unless they say `ChunkLayout::Numbered` (format 5).
+fn bundle_of(
+    text_shard_bytes: usize,
+    term_shard_bytes: usize,
+    dense_parts: DenseParts,
+    chunk_layout: ChunkLayout,
+) -> BundleOutput {
     let chunks = site();
     write_bundle(BundleInput {
         chunks: &chunks,
@@ -126,6 +138,7 @@ fn bundle_laid_out(text_shard_bytes: usize, term_shard_bytes: usize, dense_parts
         lexical: IndexOptions::default(),
         dense: DenseIndexConfig::default(),
         dense_parts,
+        chunk_layout,
     })
     .expect("writes")
 }
@@ -225,6 +238,58 @@ fn a_keyword_search_fetches_only_its_shards_and_ranks_as_the_whole_index() {
             );
         }
     }
+}
+
+#[test]
+fn results_fetch_their_numbered_chunk_shards_in_one_round_with_no_catalog_page() {
+    let output = bundle_of(400, 48, DenseParts::default(), ChunkLayout::Numbered);
+    let listing = output.manifest.files.chunk_shards.clone().expect("chunk shards by number");
+    assert!(listing.shards > 40, "{listing:?}");
+    let whole = load_whole(&output);
+    let served = Served {
+        output: bundle_of(400, 48, DenseParts::default(), ChunkLayout::Numbered),
+        fetched: Default::default(),
+    };
+    let mut sharded = ShardedSearch::new(&output.manifest_json()).expect("manifest");
+    sharded.attach_chunk_table(&served.get(&output.manifest.files.chunk_table.name)).expect("table");
+    let question = "How is joint torque measured by the sensor?";
+    fetch_all(&served, &mut sharded, |s| s.files_for_query(question, false));
+    let options = SearchOptions { k: 8, mode: SearchMode::Lexical, ..Default::default() };
+    let hits: Vec<u32> =
+        (sharded.search(question, None, &options).expect("searches").hits.iter()).map(|h| h.index).collect();
+    assert_eq!(hits.len(), 8);
+    // Named from the chunk indices alone: one file per shard, all in the first round.
+    let needed = sharded.files_for_chunks(&hits);
+    let shards: HashSet<usize> = hits.iter().map(|&h| h as usize / listing.chunks_per_shard).collect();
+    assert_eq!(needed.len(), shards.len(), "{needed:?}");
+    assert!(needed.iter().all(|f| f.part == Part::Chunks && f.name == listing.name(f.id)), "{needed:?}");
+    assert_eq!(sharded.files_for_chunk_metas(&hits), needed, "metadata comes with the text");
+    for file in &needed {
+        sharded.attach(file.part, file.id, &served.get(&file.name)).expect("attaches");
+    }
+    assert!(sharded.files_for_chunks(&hits).is_empty(), "one round is enough");
+    for &hit in &hits {
+        assert_eq!(sharded.chunk(hit), Some(&whole.chunks[hit as usize]));
+        assert_eq!(sharded.text(hit), Some(whole.texts[hit as usize].as_str()));
+        assert_eq!(sharded.chunk_shard_of(hit), Some(hit as usize / listing.chunks_per_shard));
+    }
+    // A shard under another number, a damaged one, or one past the last is refused.
+    let fresh = || {
+        let mut s = ShardedSearch::new(&output.manifest_json()).expect("manifest");
+        s.attach_chunk_table(&served.get(&output.manifest.files.chunk_table.name)).expect("table");
+        s
+    };
+    let mut sharded = fresh();
+    let zero = served.get(&listing.name(0));
+    assert!(sharded.attach(Part::Chunks, 1, &zero).is_err());
+    let mut damaged = zero.clone();
+    damaged[zero.len() / 2] ^= 1;
+    assert!(sharded.attach(Part::Chunks, 0, &damaged).is_err());
+    assert!(sharded.attach(Part::Chunks, listing.shards, &zero).is_err());
+    assert!(sharded.attach(Part::Meta, 0, b"[]").is_err() && sharded.attach(Part::ChunkPage, 0, b"[]").is_err());
+    assert_eq!(sharded.chunk(0), None);
+    sharded.attach(Part::Chunks, 0, &zero).expect("the right file still attaches");
+    assert_eq!(sharded.chunk(0), Some(&whole.chunks[0]));
 }
 
 #[test]
@@ -513,6 +578,11 @@ fn a_dense_index_in_parts_is_fetched_per_vector_in_two_rounds_and_ranks_as_the_w
     let parts = served.output.files.iter().filter(|(name, _)| name.starts_with("dense-part.")).count();
     assert!(served.fetched("dense-part.") < parts);
     assert_eq!(served.fetched("dense-catalog."), 0);
+    // What the cache's housekeeping keeps besides the listed files: every part, nothing else.
+    for (name, _) in &served.output.files {
+        assert_eq!(sharded.names_dense_part(name), name.starts_with("dense-part."), "{name}");
+    }
+    assert!(!sharded.names_dense_part("dense-part..bin") && !sharded.names_dense_part("dense-part.x.json"));
 }
 
 #[test]
@@ -665,6 +735,7 @@ fn a_small_sites_pages_stay_in_the_chunk_table() {
         lexical: IndexOptions::default(),
         dense: DenseIndexConfig::default(),
         dense_parts: DenseParts::default(),
+        chunk_layout: ChunkLayout::Catalog,
     })
     .expect("writes");
     assert_eq!(output.manifest.files.pages, None);

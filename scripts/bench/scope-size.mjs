@@ -37,6 +37,7 @@ for (const dir of process.argv.slice(2)) {
   const tableAfter = sizes(tableText);
   const metaBefore = [];
   const metaAfter = [];
+  if (!manifest.files.chunks) throw new Error(`${dir}: a bundle of format 5 (chunk shards by number): this measure reads the metadata files of format 4`);
   for (const page of manifest.files.chunks) {
     for (const shard of JSON.parse(read(page.name))) {
       const text = read(shard.meta.name);

@@ -1,6 +1,6 @@
-//! What the bundle stores per chunk (docs/DESIGN.md §2.1): metadata and text, together in chunk
-//! shards of consecutive chunks that the browser fetches per result, and the catalog pages
-//! that list those shards.
+//! What the bundle stores per chunk (docs/DESIGN.md §2.1): metadata and text, in chunk shards
+//! of consecutive chunks that the browser fetches per result (apart, listed by catalog pages,
+//! before format 5; together, by number, since: `numbered_shards`).
 
 use super::BundleError;
 use serde::{Deserialize, Serialize};
@@ -90,7 +90,7 @@ impl ChunkMeta {
 
     /// The parts' ranges are in order and not empty (a reader slices the text with `get`,
     /// so a range past its end is harmless).
-    fn check_parts(&self) -> Result<(), String> {
+    pub(super) fn check_parts(&self) -> Result<(), String> {
         let mut after = 0;
         for part in &self.parts {
             if part.start < after || part.end <= part.start {

@@ -62,6 +62,13 @@ pub fn load_with(read: impl Fn(&str) -> Result<Vec<u8>, BundleError>) -> Result<
             texts.extend(reader.text_shard(&shard, &read(&shard.text.name)?, page)?);
         }
     }
+    if let Some(numbered) = &files.chunk_shards {
+        for n in 0..numbered.shards {
+            let (metas, shard_texts) = reader.numbered_shard(n, &read(&numbered.name(n))?)?;
+            chunks.extend(metas);
+            texts.extend(shard_texts);
+        }
+    }
     let mut dense = match &files.dense {
         Some(entry) => Some(reader.dense(&read(&entry.name)?)?),
         None => None,

@@ -22,6 +22,9 @@ pub enum FileKind {
     TextShard,
     /// A catalog page of chunk shards (a metadata and a text shard each).
     ChunkCatalog,
+    /// The metadata and text of consecutive chunks, by number, with its proof (format 5:
+    /// `numbered_shards`).
+    ChunkShard,
     /// int8 vectors and HNSW graph (`dense::DenseIndex`): a small site's dense index, whole.
     Dense,
     /// The head of a dense index in parts (`dense::partitioned`): centroids, fetched at open.
@@ -41,7 +44,7 @@ pub enum FileKind {
 }
 
 impl FileKind {
-    pub const ALL: [FileKind; 15] = [
+    pub const ALL: [FileKind; 16] = [
         FileKind::ChunkTable,
         FileKind::PageTable,
         FileKind::TermShard,
@@ -49,6 +52,7 @@ impl FileKind {
         FileKind::MetaShard,
         FileKind::TextShard,
         FileKind::ChunkCatalog,
+        FileKind::ChunkShard,
         FileKind::Dense,
         FileKind::DenseHead,
         FileKind::DensePart,
@@ -69,6 +73,7 @@ impl FileKind {
             FileKind::MetaShard => "meta",
             FileKind::TextShard => "text",
             FileKind::ChunkCatalog => "chunk-catalog",
+            FileKind::ChunkShard => "chunks",
             FileKind::Dense => "dense",
             FileKind::DenseHead => "dense-head",
             FileKind::DensePart => "dense-part",
@@ -93,6 +98,7 @@ impl FileKind {
             | FileKind::MetaShard
             | FileKind::TextShard
             | FileKind::ChunkCatalog
+            | FileKind::ChunkShard
             | FileKind::DenseCatalog
             | FileKind::WordCatalog
             | FileKind::Tokenizer => "json",
@@ -109,6 +115,7 @@ impl FileKind {
             FileKind::MetaShard => "metadata shard",
             FileKind::TextShard => "text shard",
             FileKind::ChunkCatalog => "chunk catalog page",
+            FileKind::ChunkShard => "chunk shard",
             FileKind::Dense => "dense index",
             FileKind::DenseHead => "dense index head",
             FileKind::DensePart => "dense index part",
@@ -124,7 +131,12 @@ impl FileKind {
     pub fn is_shard(self) -> bool {
         matches!(
             self,
-            FileKind::TermShard | FileKind::MetaShard | FileKind::TextShard | FileKind::DensePart | FileKind::WordShard
+            FileKind::TermShard
+                | FileKind::MetaShard
+                | FileKind::TextShard
+                | FileKind::ChunkShard
+                | FileKind::DensePart
+                | FileKind::WordShard
         )
     }
 
@@ -159,5 +171,6 @@ mod tests {
         assert_eq!(FileKind::of("words-catalog.0123456789ab.json"), Some(FileKind::WordCatalog));
         assert_eq!(FileKind::of("words.0123456789ab.bin"), Some(FileKind::WordShard));
         assert_eq!(FileKind::of("terms.0123456789ab.json"), None);
+        assert_eq!(FileKind::of("chunks.17.0123456789ab.json"), Some(FileKind::ChunkShard));
     }
 }

@@ -6,6 +6,7 @@
 use super::catalog::Catalog;
 use super::error::BundleError;
 use super::file_entry::{check_name, FileEntry};
+use super::numbered_shards::NumberedShards;
 use super::shard_entries::{ChunkShardEntry, DensePartEntry, TermShardEntry};
 use crate::lexical::LexicalStats;
 use serde::{Deserialize, Serialize};
@@ -24,11 +25,16 @@ use serde::{Deserialize, Serialize};
 /// `search::semantic_search_fits`).
 /// Version 5: a dense index in parts lists its parts itself (its head the partitions' codes,
 /// each codes part its row shards: `dense::partitioned`, format 2), so the manifest has no
-/// dense catalog pages ([`Files::dense_parts`]) and a question's vector fetches none.
+/// dense catalog pages ([`Files::dense_parts`]) and a question's vector fetches none; and chunk
+/// shards by number ([`Files::chunk_shards`]): metadata and text in one file a reader names
+/// from the chunk's index, checked against a root in the manifest, with no catalog pages (a
+/// version-4 reader would find no chunk shard at all).
 pub const FORMAT_VERSION: u32 = 5;
 /// The format versions whose dense index in parts is listed by dense catalog pages (read as
 /// before; no longer written).
 pub const DENSE_CATALOG_FORMAT_VERSIONS: std::ops::RangeInclusive<u32> = 3..=4;
+/// The oldest format version that reads a bundle with chunk shards by number.
+pub const NUMBERED_SHARDS_FORMAT_VERSION: u32 = 5;
 /// The oldest format version that reads a bundle with a page table of its own.
 pub const PAGE_TABLE_FORMAT_VERSION: u32 = 4;
 /// The oldest format version this reader opens.
@@ -100,10 +106,20 @@ pub struct Files {
     /// Catalog pages of the term shards (`lexical::shards`), in term order.
     #[cfg_attr(feature = "typescript", ts(as = "Vec<super::catalog::CatalogPage<super::shard_entries::TermRange>>"))]
     pub terms: Catalog<TermShardEntry>,
-    /// Catalog pages of the chunk shards (metadata and text of consecutive chunks), in
-    /// chunk order: fetched per result.
-    #[cfg_attr(feature = "typescript", ts(as = "Vec<super::catalog::CatalogPage<super::shard_entries::ChunkRange>>"))]
+    /// Catalog pages of the chunk shards (metadata and text of consecutive chunks, in two
+    /// files), in chunk order: fetched per result. Empty from format 5 on, where
+    /// [`chunk_shards`](Self::chunk_shards) lists them instead.
+    #[serde(default, skip_serializing_if = "Catalog::is_empty")]
+    #[cfg_attr(
+        feature = "typescript",
+        ts(as = "Option<Vec<super::catalog::CatalogPage<super::shard_entries::ChunkRange>>>", optional)
+    )]
     pub chunks: Catalog<ChunkShardEntry>,
+    /// Format 5: the chunk shards by number (metadata and text in one file each, named from
+    /// its number), fetched per result with no catalog page first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub chunk_shards: Option<NumberedShards>,
     /// The dense index: with [`DenseLayout::Single`], int8 vectors and HNSW graph
     /// (`dense::DenseIndex` bytes); with [`DenseLayout::Parts`], the head of the index in
     /// parts (`dense::partitioned`), fetched as the single file is; none with
@@ -265,12 +281,32 @@ impl Manifest {
                 self.format_version
             ));
         }
-        let chunks = self.files.chunks.chunk_count();
-        if chunks != self.counts.chunks {
-            return inconsistent(format!(
-                "chunk shards hold {chunks} chunks, the manifest counts {}",
-                self.counts.chunks
-            ));
+        match &self.files.chunk_shards {
+            Some(_) if self.format_version < NUMBERED_SHARDS_FORMAT_VERSION => {
+                return inconsistent(format!(
+                "format version {} cannot have chunk shards by number (version {NUMBERED_SHARDS_FORMAT_VERSION} can)",
+                self.format_version
+            ))
+            }
+            Some(_) if !self.files.chunks.is_empty() => {
+                return inconsistent("the manifest lists chunk shards both by number and in catalog pages".into())
+            }
+            Some(numbered) if !numbered.holds(self.counts.chunks) => {
+                return inconsistent(format!(
+                    "{} chunk shards of {} chunks cannot hold the {} chunks the manifest counts",
+                    numbered.shards, numbered.chunks_per_shard, self.counts.chunks
+                ))
+            }
+            Some(_) => {}
+            None => {
+                let chunks = self.files.chunks.chunk_count();
+                if chunks != self.counts.chunks {
+                    return inconsistent(format!(
+                        "chunk shards hold {chunks} chunks, the manifest counts {}",
+                        self.counts.chunks
+                    ));
+                }
+            }
         }
         if self.files.lexical.doc_count as usize != self.counts.chunks {
             return inconsistent(format!(

@@ -1,8 +1,9 @@
 //! The static index bundle: a folder of files a static host serves. `manifest.json` names
 //! the others, which are content-addressed (cacheable forever; their kinds: `FileKind`): the
-//! chunk table (what ranking needs of every chunk), BM25 postings in term shards, chunk
-//! metadata and text in chunk shards (both listed by catalog pages, `Catalog`, fetched per
-//! query and per result), the dense index (int8 vectors + HNSW graph in one file on a small
+//! chunk table (what ranking needs of every chunk), BM25 postings in term shards (listed by
+//! catalog pages, `Catalog`, fetched per query), chunk metadata and text in chunk shards
+//! (fetched per result: by number since format 5, `NumberedShards`; before, listed by catalog
+//! pages), the dense index (int8 vectors + HNSW graph in one file on a small
 //! site, in parts listed by catalog pages on a large one), and (optionally) the model and
 //! tokenizer.
 
@@ -18,6 +19,7 @@ mod error;
 mod file_entry;
 mod file_kind;
 mod manifest;
+mod numbered_shards;
 mod page_key;
 mod reader;
 mod shard_entries;
@@ -34,8 +36,9 @@ pub use file_entry::FileEntry;
 pub use file_kind::FileKind;
 pub use manifest::{
     Counts, DenseLayout, Files, Manifest, ModelInfo, SiteInfo, FORMAT_NAME, FORMAT_VERSION, MANIFEST_FILE,
-    OLDEST_FORMAT_VERSION, PAGE_TABLE_FORMAT_VERSION,
+    NUMBERED_SHARDS_FORMAT_VERSION, OLDEST_FORMAT_VERSION, PAGE_TABLE_FORMAT_VERSION,
 };
+pub use numbered_shards::{NumberedShards, WrittenShards};
 pub use page_key::{page_key, page_path};
 pub use reader::BundleReader;
 pub use shard_entries::{
@@ -43,6 +46,6 @@ pub use shard_entries::{
     TermShardEntry,
 };
 pub use writer::{
-    lexical_index, write_bundle, BundleChunk, BundleInput, BundleOutput, DenseParts, ModelFileBytes,
+    lexical_index, write_bundle, BundleChunk, BundleInput, BundleOutput, ChunkLayout, DenseParts, ModelFileBytes,
     DEFAULT_TERM_SHARD_BYTES, DENSE_PARTS_THRESHOLD,
 };

@@ -96,6 +96,14 @@ impl BundleReader {
         parse_text_shard(&shard.text.name, bytes, shard.count)
     }
 
+    /// The metadata and texts of chunk shard `n` by number (format 5), once its proof leads to
+    /// the manifest's root.
+    pub fn numbered_shard(&self, n: usize, bytes: &[u8]) -> Result<(Vec<ChunkMeta>, Vec<String>), BundleError> {
+        let numbered = (self.manifest.files.chunk_shards.as_ref())
+            .ok_or_else(|| BundleError::Inconsistent("the bundle has no chunk shards by number".into()))?;
+        numbered.read(n, bytes, self.manifest.counts.chunks)
+    }
+
     /// The dense index from `manifest.files.dense`: whole, or the head of the index in parts
     /// (no part attached yet), as the manifest's layout says. An index without one (its
     /// language is searched by keywords only) has nothing to read: `Inconsistent`.

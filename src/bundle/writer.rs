@@ -3,8 +3,8 @@
 
 use super::manifest::{Counts, Files, Manifest, ModelInfo, SiteInfo};
 use super::{
-    BundleError, Catalog, ChunkMeta, ChunkShardEntry, ChunkTable, DenseLayout, FileEntry, FileKind, TermShardEntry,
-    FORMAT_NAME, OLDEST_FORMAT_VERSION, PAGE_TABLE_FORMAT_VERSION,
+    BundleError, Catalog, ChunkMeta, ChunkShardEntry, ChunkTable, DenseLayout, FileEntry, FileKind, NumberedShards,
+    TermShardEntry, FORMAT_NAME, NUMBERED_SHARDS_FORMAT_VERSION, OLDEST_FORMAT_VERSION, PAGE_TABLE_FORMAT_VERSION,
 };
 use crate::dense::partitioned::{self, PartitionedConfig, PartitionedInput};
 use crate::dense::{DenseIndex, DenseIndexConfig};
@@ -45,6 +45,20 @@ pub struct BundleInput<'a> {
     pub dense: DenseIndexConfig,
     /// Whether the dense index is written whole or in parts.
     pub dense_parts: DenseParts,
+    /// How the chunk shards are written.
+    pub chunk_layout: ChunkLayout,
+}
+
+/// How a bundle's chunk shards are written (docs/DESIGN.md §4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ChunkLayout {
+    /// By number, metadata and text in one file (`NumberedShards`, format 5): a result's
+    /// shard is one file, fetched with no catalog page first.
+    #[default]
+    Numbered,
+    /// Listed by catalog pages, metadata and text apart (formats 2 to 4): what older readers
+    /// open.
+    Catalog,
 }
 
 /// Pages (runs of chunks of one page) above which the chunk table's pages are written as a
@@ -179,31 +193,14 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
         }
     };
 
-    let mut chunk_shards = Vec::new();
-    let mut first = 0;
-    while first < input.chunks.len() {
-        let mut end = first;
-        let mut size = 0;
-        while end < input.chunks.len()
-            && (end == first || size + input.chunks[end].text.len() <= input.text_shard_bytes)
-        {
-            size += input.chunks[end].text.len();
-            end += 1;
+    let (chunks, numbered) = match input.chunk_layout {
+        ChunkLayout::Numbered => {
+            let listed: Vec<(&ChunkMeta, &str)> = input.chunks.iter().map(|c| (&c.meta, c.text.as_str())).collect();
+            let written = NumberedShards::write(&listed, chunks_per_shard(input.chunks, input.text_shard_bytes))?;
+            (Catalog::default(), Some(written))
         }
-        let range = &input.chunks[first..end];
-        let metas: Vec<&ChunkMeta> = range.iter().map(|c| &c.meta).collect();
-        let texts: Vec<&str> = range.iter().map(|c| c.text.as_str()).collect();
-        let meta = serde_json::to_vec(&metas).map_err(|e| inconsistent(e.to_string()))?;
-        let text = serde_json::to_vec(&texts).map_err(|e| inconsistent(e.to_string()))?;
-        chunk_shards.push(ChunkShardEntry {
-            meta: add(FileKind::MetaShard, meta),
-            text: add(FileKind::TextShard, text),
-            first_chunk: first,
-            count: end - first,
-        });
-        first = end;
-    }
-    let chunks = Catalog::write(&chunk_shards, &mut add)?;
+        ChunkLayout::Catalog => (catalog_chunk_shards(&input, &mut add)?, None),
+    };
 
     let (weights, words, tokenizer) = match &input.model_files {
         Some(model) => {
@@ -221,13 +218,17 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
         None => (None, None, None),
     };
 
+    // Named by number, not by content: the files come after every one `add` named.
+    let chunk_shards = numbered.map(|written| {
+        files.extend(written.files);
+        written.listing
+    });
     let manifest = Manifest {
         format: FORMAT_NAME.to_string(),
-        format_version: dense_layout.format_version().max(if pages.is_some() {
-            PAGE_TABLE_FORMAT_VERSION
-        } else {
-            OLDEST_FORMAT_VERSION
-        }),
+        format_version: dense_layout
+            .format_version()
+            .max(if pages.is_some() { PAGE_TABLE_FORMAT_VERSION } else { OLDEST_FORMAT_VERSION })
+            .max(if chunk_shards.is_some() { NUMBERED_SHARDS_FORMAT_VERSION } else { OLDEST_FORMAT_VERSION }),
         created_by: format!("lectern {}", env!("CARGO_PKG_VERSION")),
         model: ModelInfo {
             fingerprint: input.model_fingerprint.to_string(),
@@ -247,6 +248,7 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
             lexical: lexical.stats(),
             terms,
             chunks,
+            chunk_shards,
             dense: dense_file,
             dense_layout,
             dense_parts: None,
@@ -254,4 +256,46 @@ pub fn write_bundle(input: BundleInput<'_>) -> Result<BundleOutput, BundleError>
         },
     };
     Ok(BundleOutput { manifest, files })
+}
+
+/// Chunk shards of about `text_shard_bytes` of text each, their metadata and text apart,
+/// listed by catalog pages (formats 2 to 4).
+fn catalog_chunk_shards(
+    input: &BundleInput,
+    add: &mut impl FnMut(FileKind, Vec<u8>) -> FileEntry,
+) -> Result<Catalog<ChunkShardEntry>, BundleError> {
+    let inconsistent = |e: serde_json::Error| BundleError::Inconsistent(e.to_string());
+    let mut chunk_shards = Vec::new();
+    let mut first = 0;
+    while first < input.chunks.len() {
+        let mut end = first;
+        let mut size = 0;
+        while end < input.chunks.len()
+            && (end == first || size + input.chunks[end].text.len() <= input.text_shard_bytes)
+        {
+            size += input.chunks[end].text.len();
+            end += 1;
+        }
+        let range = &input.chunks[first..end];
+        let metas: Vec<&ChunkMeta> = range.iter().map(|c| &c.meta).collect();
+        let texts: Vec<&str> = range.iter().map(|c| c.text.as_str()).collect();
+        let meta = serde_json::to_vec(&metas).map_err(inconsistent)?;
+        let text = serde_json::to_vec(&texts).map_err(inconsistent)?;
+        chunk_shards.push(ChunkShardEntry {
+            meta: add(FileKind::MetaShard, meta),
+            text: add(FileKind::TextShard, text),
+            first_chunk: first,
+            count: end - first,
+        });
+        first = end;
+    }
+    Catalog::write(&chunk_shards, add)
+}
+
+/// Chunks per shard by number: as many as hold `text_shard_bytes` of text on average (a
+/// reader names a chunk's shard by division, so every shard holds as many).
+fn chunks_per_shard(chunks: &[BundleChunk], text_shard_bytes: usize) -> usize {
+    let text: usize = chunks.iter().map(|c| c.text.len()).sum();
+    let mean = text.div_ceil(chunks.len().max(1)).max(1);
+    (text_shard_bytes + mean / 2).checked_div(mean).unwrap_or(1).max(1)
 }

@@ -136,15 +136,16 @@ pub struct Retrieval {
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(default)]
 pub struct FailedPart {
-    /// "meta", "text", "chunkPage", "terms", "termPage".
+    /// "chunks" (a chunk shard by number: metadata and text), "meta", "text", "chunkPage",
+    /// "terms", "termPage".
     pub part: Option<String>,
 }
 
 impl Retrieval {
     /// Whether results were found but left out because their metadata (their link and title)
-    /// could not be loaded.
+    /// could not be loaded: its own file, its catalog page, or its chunk shard by number.
     pub fn results_lost(&self) -> bool {
-        self.errors.iter().any(|e| matches!(e.part.as_deref(), Some("meta" | "chunkPage")))
+        self.errors.iter().any(|e| matches!(e.part.as_deref(), Some("meta" | "chunks" | "chunkPage")))
     }
 }
 
@@ -532,16 +533,19 @@ mod tests {
         assert!(turns[1].content.contains("Topics.") && !turns[1].content.contains("DDS"));
         assert_eq!((sources.len(), sources[0].unread, confidence), (2, true, Confidence::Low));
         assert_eq!(notes_for(&r, &site), [NoteCode::SourcesUnread.note()]);
-        // Every result's metadata lost: a fault to retry.
-        let lost = Retrieval {
-            confidence: Some(Confidence::High),
-            errors: vec![FailedPart { part: Some("meta".into()) }],
-            ..Retrieval::default()
-        };
-        let Plan::Fail { error } = plan(&global, &lost, &[], &with_endpoint(), &site) else {
-            panic!("expected a fault")
-        };
-        assert_eq!((error.code, error.retryable), (ChatErrorCode::IndexUnavailable, true));
+        // Every result's metadata lost (its own file, or its chunk shard by number): a fault to
+        // retry, never the refusal.
+        for part in ["meta", "chunks"] {
+            let lost = Retrieval {
+                confidence: Some(Confidence::High),
+                errors: vec![FailedPart { part: Some(part.into()) }],
+                ..Retrieval::default()
+            };
+            let Plan::Fail { error } = plan(&global, &lost, &[], &with_endpoint(), &site) else {
+                panic!("expected a fault for {part}")
+            };
+            assert_eq!((error.code, error.retryable), (ChatErrorCode::IndexUnavailable, true));
+        }
         // Confidence none from a partial search is no verdict: a fault, not the refusal.
         let partial = Retrieval { confidence: Some(Confidence::None), partial: true, ..Retrieval::default() };
         let Plan::Fail { error } = plan(&global, &partial, &[], &with_endpoint(), &site) else {

@@ -1,8 +1,9 @@
 //! Search over a bundle that arrives in parts, as the browser fetches it: the manifest and
 //! chunk table first, then per question the term shards of its terms (through their catalog
-//! pages), and per result the chunk shard holding its metadata and text. This decides which
-//! files a question or a result needs — from the same tokenizer the index was built with —
-//! so the caller (the worker) only fetches what it is told and never tokenizes.
+//! pages), and per result the chunk shard holding its metadata and text (one file named by its
+//! number since format 5; before, a metadata and a text file listed by catalog pages). This
+//! decides which files a question or a result needs — from the same tokenizer the index was
+//! built with — so the caller (the worker) only fetches what it is told and never tokenizes.
 //!
 //! A search runs once every term shard of its question is attached, and then gives exactly
 //! the scores of the whole index (see `lexical::shards`) — or once the shards that failed to
@@ -24,8 +25,8 @@ use super::conversation::{in_context_query, FollowUpOptions};
 use super::error::SearchError;
 use super::hybrid::{HybridSearch, SearchOptions, SearchResults};
 use crate::bundle::{
-    BundleError, BundleReader, Catalog, ChunkMeta, ChunkShardEntry, DensePartEntry, FetchedPages, FileEntry, Manifest,
-    Shard, ShardAt, TermShardEntry,
+    BundleError, BundleReader, Catalog, ChunkMeta, ChunkShardEntry, DenseLayout, DensePartEntry, FetchedPages,
+    FileEntry, FileKind, Manifest, Shard, ShardAt, TermShardEntry,
 };
 use crate::dense::partitioned::PartKind;
 use crate::dense::AnyDenseIndex;
@@ -53,6 +54,8 @@ pub enum Part {
     Meta,
     /// A chunk shard's text (index over all chunk shards).
     Text,
+    /// A chunk shard by number, its metadata and text together (format 5; its number).
+    Chunks,
     /// A catalog page of the dense index's parts (index in `manifest.files.dense_parts`).
     DensePage,
     /// A part of the dense index in parts (its part id).
@@ -64,7 +67,7 @@ pub enum Part {
 
 impl Part {
     /// The part by its serialised name (`"termPage"`, `"terms"`, `"chunkPage"`, `"meta"`,
-    /// `"text"`, `"densePage"`, `"dense"`, `"pages"`).
+    /// `"text"`, `"chunks"`, `"densePage"`, `"dense"`, `"pages"`).
     pub fn from_name(name: &str) -> Option<Part> {
         // serde's own string deserializer: no serde_json::Value code in the search module.
         let name: serde::de::value::StrDeserializer<serde::de::value::Error> = name.into_deserializer();
@@ -79,6 +82,8 @@ pub struct NeededFile {
     pub part: Part,
     pub id: usize,
     pub name: String,
+    /// Its size; 0 for a chunk shard by number (known once fetched: what checks it is its
+    /// proof, not a listed size).
     pub bytes: u64,
 }
 
@@ -124,8 +129,8 @@ impl ShardedSearch {
             terms_unavailable: vec![false; files.terms.shard_count()],
             term_pages_unavailable: vec![false; files.terms.len()],
             chunk_pages: FetchedPages::new(&files.chunks),
-            metas: vec![None; files.chunks.shard_count()],
-            texts: vec![None; files.chunks.shard_count()],
+            metas: vec![None; chunk_shard_count(reader.manifest())],
+            texts: vec![None; chunk_shard_count(reader.manifest())],
             dense_pages: FetchedPages::new(files.dense_parts.as_ref().unwrap_or(&Catalog::default())),
             dense_unavailable: Vec::new(),
             pages_attached: files.pages.is_none(),
@@ -396,11 +401,24 @@ impl ShardedSearch {
         }
     }
 
-    /// The files still needed for the metadata and text of chunks `indices`: catalog pages
-    /// first, then the metadata and text files of their chunk shards.
+    /// The files still needed for the metadata and text of chunks `indices`: their chunk
+    /// shards by number (format 5: one round), or catalog pages first, then the metadata and
+    /// text files of their chunk shards.
     pub fn files_for_chunks(&self, indices: &[u32]) -> Vec<NeededFile> {
-        let catalog = &self.reader.manifest().files.chunks;
+        let files = &self.reader.manifest().files;
+        let catalog = &files.chunks;
         let mut out: Vec<NeededFile> = Vec::new();
+        if let Some(numbered) = &files.chunk_shards {
+            for &index in indices {
+                if let Some((n, _)) = numbered.locate(index as usize) {
+                    if self.metas.get(n).is_some_and(Option::is_none) {
+                        let file = NeededFile { part: Part::Chunks, id: n, name: numbered.name(n), bytes: 0 };
+                        push_new(&mut out, Some(file));
+                    }
+                }
+            }
+            return out;
+        }
         for &index in indices {
             match self.chunk_pages.locate(catalog, &(index as usize)) {
                 None => {}
@@ -418,9 +436,9 @@ impl ShardedSearch {
         out
     }
 
-    /// The files still needed for the metadata (not the text) of chunks `indices`: catalog
-    /// pages first, then metadata files. What follow-up suggestions read of a cited chunk's
-    /// neighbours.
+    /// The files still needed for the metadata (not the text, where it is apart) of chunks
+    /// `indices`: catalog pages first, then metadata files (or the chunk shards by number).
+    /// What follow-up suggestions read of a cited chunk's neighbours.
     pub fn files_for_chunk_metas(&self, indices: &[u32]) -> Vec<NeededFile> {
         self.files_for_chunks(indices).into_iter().filter(|f| f.part != Part::Text).collect()
     }
@@ -476,6 +494,13 @@ impl ShardedSearch {
                 let page = files.chunks.page_of_shard(id).map_or(0, |(page, _)| page);
                 self.texts[id] = Some(self.reader.text_shard(entry, bytes, page)?);
             }
+            Part::Chunks => {
+                self.known(part, id)?;
+                if self.metas[id].is_none() {
+                    let (metas, texts) = self.reader.numbered_shard(id, bytes)?;
+                    (self.metas[id], self.texts[id]) = (Some(metas), Some(texts));
+                }
+            }
             Part::Pages => {
                 self.known(part, id)?;
                 if self.pages_attached {
@@ -521,7 +546,8 @@ impl ShardedSearch {
         let files = &self.reader.manifest().files;
         let count = match part {
             Part::Terms => self.terms.len(),
-            Part::Meta | Part::Text => self.metas.len(),
+            Part::Meta | Part::Text => files.chunks.shard_count(),
+            Part::Chunks => files.chunk_shards.as_ref().map_or(0, |numbered| numbered.shards),
             Part::TermPage => files.terms.len(),
             Part::ChunkPage => files.chunks.len(),
             Part::DensePage => files.dense_parts.as_ref().map_or(0, Catalog::len),
@@ -668,25 +694,41 @@ impl ShardedSearch {
         }
     }
 
-    /// The chunk shard (id over all chunk shards) holding chunk `index`, and the shard, once
-    /// its catalog page is attached.
-    fn chunk_shard(&self, index: u32) -> Option<(usize, &ChunkShardEntry)> {
-        match self.chunk_pages.locate(&self.reader.manifest().files.chunks, &(index as usize))? {
-            ShardAt::Found { id, shard } => Some((id, shard)),
-            ShardAt::PageMissing(_) => None,
-        }
+    /// Whether `name` is one of the bundle's chunk shards by number (format 5).
+    pub fn names_numbered_file(&self, name: &str) -> bool {
+        self.reader.manifest().files.chunk_shards.as_ref().is_some_and(|numbered| numbered.names(name))
+    }
+
+    /// Whether `name` has the shape of a dense index part that the dense head lists (format 5:
+    /// no manifest entry or catalog page names them), so the cache's housekeeping can keep
+    /// them while that head is cached.
+    pub fn names_dense_part(&self, name: &str) -> bool {
+        let files = &self.reader.manifest().files;
+        let kind = FileKind::DensePart;
+        files.dense_layout == DenseLayout::Parts
+            && files.dense_parts.is_none()
+            && name
+                .strip_prefix(kind.stem())
+                .and_then(|rest| rest.strip_suffix(kind.extension()))
+                .is_some_and(|hash| hash.len() > 2 && hash.starts_with('.') && hash.ends_with('.'))
     }
 
     /// The chunk shard (id over all chunk shards) holding chunk `index`, once its catalog
-    /// page is attached.
+    /// page is attached (at once, for shards by number).
     pub fn chunk_shard_of(&self, index: u32) -> Option<usize> {
-        self.chunk_shard(index).map(|(id, _)| id)
+        self.locate(index).map(|(id, _)| id)
     }
 
     /// Chunk `index`'s shard, and its position in it.
     fn locate(&self, index: u32) -> Option<(usize, usize)> {
-        let (id, shard) = self.chunk_shard(index)?;
-        Some((id, (index as usize).checked_sub(shard.first_chunk)?))
+        let files = &self.reader.manifest().files;
+        if let Some(numbered) = &files.chunk_shards {
+            return numbered.locate(index as usize);
+        }
+        match self.chunk_pages.locate(&files.chunks, &(index as usize))? {
+            ShardAt::Found { id, shard } => Some((id, (index as usize).checked_sub(shard.first_chunk)?)),
+            ShardAt::PageMissing(_) => None,
+        }
     }
 
     /// Chunk `index`'s metadata, once its shard's metadata is attached.
@@ -708,6 +750,12 @@ impl ShardedSearch {
         let (meta, text) = (self.chunk(index)?, self.text(index)?);
         super::matched_part(meta, text, query, self.search.as_ref()?.lexical())
     }
+}
+
+/// Chunk shards in all, by number or listed by catalog pages.
+fn chunk_shard_count(manifest: &Manifest) -> usize {
+    let files = &manifest.files;
+    files.chunk_shards.as_ref().map_or_else(|| files.chunks.shard_count(), |numbered| numbered.shards)
 }
 
 /// The pages of `catalog` not attached yet, as files to fetch.

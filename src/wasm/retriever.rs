@@ -147,7 +147,7 @@ impl Retriever {
         let part = Part::from_name(part)
             .ok_or_else(|| js_error(Code::InvalidArgument, format!("no part {part:?} in an index"), None))?;
         let code = match part {
-            Part::Meta | Part::Text | Part::ChunkPage => Code::TextUnavailable,
+            Part::Meta | Part::Text | Part::Chunks | Part::ChunkPage => Code::TextUnavailable,
             Part::TermPage | Part::Terms | Part::DensePage | Part::Dense | Part::Pages => Code::IndexUnavailable,
         };
         self.inner.attach(part, id, bytes).map_err(|e| sharded_error(code, e))
@@ -318,6 +318,20 @@ impl Retriever {
         let candidates: Vec<follow_ups::Candidate> = from_js(candidates)?;
         let confidences: Vec<Option<Confidence>> = from_js(confidences)?;
         to_js(&follow_ups::choose(candidates, &confidences))
+    }
+
+    /// Whether `name` is a file of this bundle that no catalog page lists: a chunk shard by
+    /// number (format 5). What the cache's housekeeping keeps besides the listed files.
+    #[wasm_bindgen(js_name = namesNumberedFile)]
+    pub fn names_numbered_file(&self, name: &str) -> bool {
+        self.inner.names_numbered_file(name)
+    }
+
+    /// Whether `name` has the shape of a dense index part that the dense head lists (format 5),
+    /// which the cache's housekeeping keeps while the same head is cached.
+    #[wasm_bindgen(js_name = namesDensePart)]
+    pub fn names_dense_part(&self, name: &str) -> bool {
+        self.inner.names_dense_part(name)
     }
 
     /// The chunk shard (index over all chunk shards) that holds chunk `chunk`, once its

@@ -296,16 +296,15 @@ test("validation: the core's messages and codes, and one question per 2 seconds"
   assert.equal(llm.requests().length, 1);
 });
 
-test("a failed download is never a refusal: no text gives the sections as links, no keyword index an error to retry", async (t) => {
+test("a failed download is never a refusal: no chunk shard an error to retry, no keyword index an error to retry", async (t) => {
   llm.reset();
-  const links = await run(t, { bundleUrl: "/notext/bundle/", chat: { endpoint: llm.endpoint }, steps: [{ ask: { question: QUESTION } }] });
-  const [answer] = links.results;
-  assert.equal(answer.error, undefined, JSON.stringify(answer.error));
-  assert.equal(answer.response.kind, "links");
-  assert.ok(answer.response.sources.length >= 1 && answer.response.sources.every((s) => s.unread === true), JSON.stringify(answer.response.sources));
-  assert.match(answer.response.answer, /could not be loaded[\s\S]*\[1\]/);
-  assert.equal(answer.response.confidence, "low");
-  assert.equal(answer.response.message.error.action, "retry", "a retry is offered");
+  // Format 5 keeps a shard's metadata with its text: the sections found cannot even be listed.
+  const lost = await run(t, { bundleUrl: "/notext/bundle/", chat: { endpoint: llm.endpoint }, steps: [{ ask: { question: QUESTION } }] });
+  const [answer] = lost.results;
+  assert.equal(answer.error?.code, "INDEX_UNAVAILABLE", JSON.stringify(answer));
+  assert.equal(answer.error.retryable, true);
+  assert.equal(answer.error.action, "retry", "a retry is offered");
+  assert.match(answer.error.message, /could not be loaded/);
   assert.equal(llm.requests().length, 0, "the LLM is not asked to answer from nothing");
 
   const partial = await run(t, { bundleUrl: "/badterms/bundle/", chat: { endpoint: llm.endpoint }, steps: [{ ask: { question: QUESTION } }] });

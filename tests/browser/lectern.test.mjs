@@ -62,12 +62,13 @@ test("answers lexically at once, then switches to hybrid when the model arrives"
   assert.ok(model.length > 0 && model.at(-1).loaded === model.at(-1).total, "model progress reaches its total");
   assert.ok(model.at(-1).total > 10e6, "progress counts the model's bytes");
   assert.equal(r.info.chunks, 175);
-  // Only the text shards of the results were fetched.
+  // Only the chunk shards of the results were fetched (metadata and text in one file each,
+  // by number: no catalog page, no metadata or text file of their own).
   const shards = new Set([...r.lexical.chunks, ...r.hybrid.chunks].map((c) => c.index));
-  const textRequests = log().filter((l) => l.path.startsWith("/slowmodel2000-first/bundle/text."));
-  assert.ok(textRequests.length <= shards.size && textRequests.length < 9, `${textRequests.length} text shards fetched`);
-  const metaRequests = log().filter((l) => l.path.startsWith("/slowmodel2000-first/bundle/meta."));
-  assert.ok(metaRequests.length <= shards.size, `${metaRequests.length} metadata shards fetched`);
+  const chunkRequests = log().filter((l) => l.path.startsWith("/slowmodel2000-first/bundle/chunks."));
+  assert.ok(chunkRequests.length > 0 && chunkRequests.length <= shards.size && chunkRequests.length < 9, `${chunkRequests.length} chunk shards fetched`);
+  const apart = log().filter((l) => /^\/slowmodel2000-first\/bundle\/(text|meta|chunk-catalog)\./.test(l.path));
+  assert.equal(apart.length, 0, "no catalog page, metadata or text file in a bundle of format 5");
   // Only the term shards of the question's words: never the whole keyword index.
   const termRequests = log().filter((l) => l.path.startsWith("/slowmodel2000-first/bundle/terms."));
   const { value: manifest } = await inPage(page, async () => (await fetch("/slowmodel2000-first/bundle/manifest.json")).json());
@@ -246,6 +247,7 @@ test("a second visit downloads nothing but the manifest (Cache API)", async (t) 
   await inPage(page, async ({ base }) => {
     const cache = await caches.open("lectern-v1");
     await cache.put(new URL(`${base}text.000000000000.json`, location.href).href, new Response("[]"));
+    await cache.put(new URL(`${base}chunks.0.000000000000.json`, location.href).href, new Response("[]"));
     await cache.put(new URL("/other-site/bundle/text.000000000000.json", location.href).href, new Response("[]"));
   }, { base });
 
@@ -263,6 +265,8 @@ test("a second visit downloads nothing but the manifest (Cache API)", async (t) 
   assert.ok(second.cached.length > 0 && second.cached.every(Boolean), "progress reports cache hits");
   const { value: keys } = await inPage(page, async () => (await (await caches.open("lectern-v1")).keys()).map((r) => new URL(r.url).pathname));
   assert.ok(!keys.includes(`${base}text.000000000000.json`), "a file the manifest no longer names is dropped");
+  assert.ok(!keys.includes(`${base}chunks.0.000000000000.json`), "a chunk shard of an older build is dropped");
+  assert.ok(keys.some((k) => k.startsWith(`${base}chunks.`)), "this build's chunk shards are kept");
   assert.ok(keys.includes("/other-site/bundle/text.000000000000.json"), "another bundle's files are kept");
   for (const module of ["search", "embed"]) {
     const cached = new RegExp(`^/pkg/lectern_${module}_bg\\.[0-9a-f]+\\.wasm$`);
@@ -355,17 +359,20 @@ test("faults become typed errors: missing bundle, missing text, crashed worker",
     { question: QUESTION },
   );
   assert.equal(error, undefined, JSON.stringify(error));
-  assert.equal(r.noText.chunks.length, 3, "results still come back without their text");
-  assert.ok(r.noText.chunks.every((c) => c.text === null));
+  // Format 5 keeps a shard's metadata with its text: results whose shard failed are left
+  // out, and the failure is said.
+  assert.equal(r.noText.chunks.length, 0, "results without their shard are left out");
   assert.equal(r.noText.errors[0].code, "TEXT_UNAVAILABLE");
   assert.equal(r.noText.errors[0].detail, "HTTP_404");
+  assert.equal(r.noText.errors[0].part, "chunks");
   assert.equal(r.crash.code, "WORKER_CRASHED");
   assert.ok(["WORKER_CRASHED", undefined].includes(r.pendingAtCrash.code), JSON.stringify(r.pendingAtCrash));
   assert.equal(r.afterCrash.mode_used, "lexical", "a new worker answers after the crash");
-  assert.equal(r.afterCrash.chunks.length, 3);
+  assert.equal(r.afterCrash.errors[0]?.code, "TEXT_UNAVAILABLE", "the same answer as before the crash");
   assert.equal(r.trap.code, "WORKER_CRASHED", JSON.stringify(r.trap));
   assert.match(r.trap.technical, /crashed: unreachable/);
-  assert.equal(r.afterTrap.chunks.length, 3, "a new worker answers after a trap");
+  assert.equal(r.afterTrap.mode_used, "lexical", "a new worker answers after a trap");
+  assert.equal(r.afterTrap.errors[0]?.code, "TEXT_UNAVAILABLE");
   assert.equal(r.closed.code, "ABORTED");
 });
 

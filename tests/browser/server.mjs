@@ -5,7 +5,8 @@
 //   /page/...                     the test page
 //   /<scenario>/bundle/<file>     the sample bundle; <scenario> is dash-separated flags:
 //       slowmodelN   model and tokenizer answer after N ms
-//       notext       every text shard is a 404
+//       notext       every text shard, and every chunk shard by number (format 5: metadata
+//                    and text in one file), is a 404
 //       badwords     every word-table shard of the model has one byte flipped
 //       badterms     every term shard of the keyword index has one byte flipped
 //       baddense     every part of the dense index in parts has one byte flipped
@@ -72,7 +73,7 @@ export async function startServer({ pkgDir, pageDir, bundleDir }) {
       for (const flag of flags) {
         const slow = /^slowmodel(\d+)$/.exec(flag);
         if (slow && /^(model|tokenizer)\./.test(name)) file.delay = Number(slow[1]);
-        if (flag === "notext" && name.startsWith("text.")) file.status = 404;
+        if (flag === "notext" && /^(text|chunks)\./.test(name)) file.status = 404;
         if (flag === "badwords" && name.startsWith("words.")) file.flip = true;
         if (flag === "badterms" && name.startsWith("terms.")) file.flip = true;
         if (flag === "baddense" && name.startsWith("dense-part.")) file.flip = true;

@@ -111,30 +111,12 @@ const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 // ---- the bundle's text and metadata -----------------------------------------------------
 
-test("every text shard truncated: the sections found are listed with their links, never refused", async (t) => {
+// The bundle is of format 5: a chunk shard holds its chunks' metadata and text, so a section
+// whose shard fails cannot be listed either (a bundle of format 4 lists it as a link: the
+// chat's "links" answer, src/chat/plan.rs).
+test("every chunk shard truncated: an honest error with a retry, never the refusal", async (t) => {
   const { page } = await fresh(t);
-  env.site.setFault(new RegExp(`${BUNDLE}text\\.`), "truncate");
-  await openDocs(page, env);
-  await openPanel(page);
-  const asked = Date.now();
-  await ask(page, QUESTION, { wait: false });
-  await settle(t, page, "text-truncated", answered, { since: asked, arg: 1 });
-  const answer = lastAnswer(page);
-  const text = await answer.innerText();
-  assert.doesNotMatch(text, REFUSAL, "a failed download is not a refusal");
-  assert.equal(await answer.locator(".lectern-message--refusal").count(), 0);
-  const sources = answer.locator(".lectern-sources li");
-  assert.ok((await sources.count()) >= 1, "the sections found are listed");
-  assert.ok((await answer.locator(".lectern-sources li[data-lectern-unread]").count()) >= 1, "and marked as not loaded");
-  assert.ok((await answer.locator(".lectern-sources a").first().getAttribute("href")).startsWith("/docs/"), "with their links");
-  assert.match(text, /could not be loaded/);
-  assert.equal(await answer.getByRole("button", { name: "Retry" }).count(), 1, "a retry is offered");
-  assert.equal(env.llm.requests().length, 0, "the LLM is not asked to answer from nothing");
-});
-
-test("every metadata shard truncated: an honest error with a retry, never the refusal", async (t) => {
-  const { page } = await fresh(t);
-  env.site.setFault(new RegExp(`${BUNDLE}meta\\.`), "truncate");
+  env.site.setFault(new RegExp(`${BUNDLE}(chunks|meta)\\.`), "truncate");
   await openDocs(page, env);
   await openPanel(page);
   const asked = Date.now();
@@ -466,18 +448,18 @@ test("dark mode: a partial answer's note, the model's failure and its details re
   assert.ok(colours.panel < 0.3 && colours.note > 0.5 && colours.status > 0.5, `light words on the dark panel: ${JSON.stringify(colours)}`);
 });
 
-test("375 px: the links-only answer and the offline line fit the phone's sheet", async (t) => {
+test("375 px: the sections' error with its retry and the offline line fit the phone's sheet", async (t) => {
   const { page, context } = await fresh(t, { viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
-  env.site.setFault(new RegExp(`${BUNDLE}text\\.`), "truncate");
+  env.site.setFault(new RegExp(`${BUNDLE}(chunks|text)\\.`), "truncate");
   await openDocs(page, env);
   await page.locator(".lectern-launcher").tap();
   await page.waitForSelector(".lectern-panel textarea");
   await waitForIndex(page);
   const asked = Date.now();
   await ask(page, QUESTION, { wait: false });
-  await settle(t, page, "mobile-text-truncated", answered, { since: asked, arg: 1 });
+  await settle(t, page, "mobile-chunks-truncated", answered, { since: asked, arg: 1 });
   const answer = lastAnswer(page);
-  assert.ok((await answer.locator(".lectern-sources li[data-lectern-unread]").count()) >= 1, "the sections are listed, marked as not loaded");
+  assert.match(await answer.locator("[role=alert]").innerText(), /could not be loaded/);
   assert.equal(await answer.getByRole("button", { name: "Retry" }).count(), 1);
   const overflow = () => page.evaluate(() => document.querySelector(".lectern-panel").scrollWidth - 375);
   assert.ok((await overflow()) <= 0, "nothing sticks out sideways");

@@ -7,7 +7,8 @@ import { openCache } from "./downloads.js";
 
 /** Drops cached files of this bundle (and older wasm modules) that the current manifest
  * and runtime no longer name: a rebuilt bundle invalidates exactly what changed. Shards are
- * named by catalog pages: those of the current pages that are cached are kept. */
+ * named by catalog pages: those of the current pages that are cached are kept; chunk shards
+ * by number, by the core. */
 export async function prune() {
   const cache = await openCache();
   if (!cache) return;
@@ -17,7 +18,7 @@ export async function prune() {
   const base = new URL(".", state.manifestUrl).href;
   const m = state.manifest;
   const keep = new Set([state.manifestUrl, searchWasmUrl(), coreWasmUrl(), embedWasmUrl()]);
-  const pages = [...m.files.terms, ...m.files.chunks, ...(m.files.dense_parts ?? []), ...(m.model.words ? [m.model.words] : [])];
+  const pages = [...m.files.terms, ...(m.files.chunks ?? []), ...(m.files.dense_parts ?? []), ...(m.model.words ? [m.model.words] : [])];
   for (const f of [m.files.chunk_table, m.files.pages, m.files.dense, ...pages, m.model.weights, m.model.tokenizer]) {
     if (f) keep.add(new URL(f.name, base).href);
   }
@@ -28,16 +29,17 @@ export async function prune() {
       for (const name of [shard?.name, shard?.meta?.name, shard?.text?.name]) if (typeof name === "string") keep.add(new URL(name, base).href);
     }
   }
-  // A dense index in parts (bundle format 5) lists its parts in its head, which is
-  // content-addressed and names every part's checksum: while the same head is cached, so are
-  // its parts (`dense-part.*`, FileKind::DensePart in the core); a new head drops them.
-  const denseHead = m.files.dense_layout === "parts" && !m.files.dense_parts && m.files.dense ? new URL(m.files.dense.name, base).href : null;
+  // Files no manifest entry or catalog page lists (format 5); the core says which are this
+  // bundle's. Chunk shards by number; and a dense index's parts, which its head lists: while
+  // the same head (content-addressed) is cached, so are its parts, and a new head drops them.
+  const numbered = (url) => url.startsWith(base) && Boolean(state.retriever?.namesNumberedFile(url.slice(base.length)));
+  const denseHead = m.files.dense ? new URL(m.files.dense.name, base).href : null;
   const sameHead = denseHead !== null && cachedBefore.some((request) => request.url === denseHead);
-  const isDensePart = (url) => url.startsWith(base) && url.slice(base.length).startsWith("dense-part.");
+  const densePart = (url) => sameHead && url.startsWith(base) && Boolean(state.retriever?.namesDensePart(url.slice(base.length)));
   for (const request of cachedBefore) {
     const url = request.url;
     const ours = url.startsWith(base) || isRuntimeFile(url);
-    if (ours && !keep.has(url) && !isModelOverride(url) && !(sameHead && isDensePart(url))) await cache.delete(request);
+    if (ours && !keep.has(url) && !numbered(url) && !densePart(url) && !isModelOverride(url)) await cache.delete(request);
   }
 }
 

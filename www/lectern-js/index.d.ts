@@ -31,9 +31,9 @@ export interface LecternErrorInit {
   /** For the site owner (the console, the panel's "Details"): the file, the URL, the parser's
    * position, what to rebuild. Never the reader's message. */
   technical?: string;
-  /** In SearchResponse.errors: which part failed ("terms", "termPage", "chunkPage", "meta",
-   * "text", "pages": the page table of a question asked from a page), its id, its shard
-   * (meta and text) and its file. */
+  /** In SearchResponse.errors: which part failed ("terms", "termPage", "chunks": a chunk shard
+   * by number, "chunkPage", "meta", "text": a bundle before format 5, "pages": the page table of
+   * a question asked from a page), its id, its shard (chunks, meta and text) and its file. */
   part?: string;
   id?: number;
   shard?: number;

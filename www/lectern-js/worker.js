@@ -213,7 +213,7 @@ async function search(msg, signal, selected, withChunks = true) {
       hit.chunk ??= attempt(() => r.chunk(hit.index));
       hit.text ??= attempt(() => r.text(hit.index));
     }
-    for (const failure of failures) errors.push(failure.part === "meta" || failure.part === "text" ? { ...failure, shard: failure.id } : failure);
+    for (const failure of failures) errors.push(["meta", "text", "chunks"].includes(failure.part) ? { ...failure, shard: failure.id } : failure);
   }
   // A result whose metadata could not be fetched cannot be cited: it is left out (its
   // failure is in `errors`).

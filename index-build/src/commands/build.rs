@@ -175,9 +175,14 @@ fn print_build_summary(summary: &BuildSummary, out: &Path) {
     }
     let print_group = |what: &str, in_group: &dyn Fn(FileKind) -> bool| {
         let group: Vec<&FileSize> = summary.files.iter().filter(|f| kind(f).is_some_and(in_group)).collect();
+        if group.is_empty() {
+            return;
+        }
         eprintln!("  {:>12} bytes  {} {what}", group.iter().map(|f| f.bytes).sum::<u64>(), group.len());
     };
-    for shard in [FileKind::MetaShard, FileKind::TextShard, FileKind::TermShard, FileKind::WordShard] {
+    for shard in
+        [FileKind::ChunkShard, FileKind::MetaShard, FileKind::TextShard, FileKind::TermShard, FileKind::WordShard]
+    {
         print_group(&format!("{}s", shard.role()), &|k| k == shard);
     }
     print_group("catalog pages", &FileKind::is_catalog);

@@ -47,6 +47,7 @@ pub fn run(args: InspectArgs) -> CommandResult {
         }
     }
     checks.extend(shards.iter().map(|entry| check(&args.dir, entry).0));
+    checks.extend(numbered_shards(&args.dir, &reader));
     let broken = checks.iter().filter(|c| !c.ok).count();
     if args.json {
         println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "manifest": manifest, "files": checks }))?);
@@ -89,6 +90,21 @@ fn check(dir: &Path, entry: &FileEntry) -> (FileCheck, Option<Vec<u8>>) {
         Err(e) => (Some(format!("cannot read: {e}")), None),
     };
     (FileCheck { name: entry.name.clone(), bytes: entry.bytes, ok: problem.is_none(), problem }, content)
+}
+
+/// Checks the chunk shards by number (format 5) against their proofs.
+fn numbered_shards(dir: &Path, reader: &BundleReader) -> Vec<FileCheck> {
+    let Some(listing) = &reader.manifest().files.chunk_shards else { return Vec::new() };
+    (0..listing.shards)
+        .map(|n| {
+            let name = listing.name(n);
+            let (bytes, problem) = match std::fs::read(dir.join(&name)) {
+                Ok(content) => (content.len() as u64, reader.numbered_shard(n, &content).err().map(|e| e.to_string())),
+                Err(e) => (0, Some(format!("cannot read: {e}"))),
+            };
+            FileCheck { name, bytes, ok: problem.is_none(), problem }
+        })
+        .collect()
 }
 
 /// The files of every shard `catalog`'s pages list (the pages themselves are checked with

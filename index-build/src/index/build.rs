@@ -198,6 +198,7 @@ fn finish(
             DenseIndexConfig { graph_threshold: usize::MAX, ..DenseIndexConfig::default() }
         },
         dense_parts: shards.dense_parts,
+        chunk_layout: bundle::ChunkLayout::default(),
     })?;
     bundle::write_dir(out, &output).map_err(|e| format!("cannot write the bundle to {}: {e}", out.display()))?;
 

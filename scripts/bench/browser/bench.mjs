@@ -408,9 +408,11 @@ async function main() {
   isoServer = await startServer({ ...dirs, isolate: true });
   const wasmFiles = [...readFileSync(path.join(cfg.pkgDir, "wasm-file.js"), "utf8").matchAll(/"([^"]+\.wasm)"/g)].map((m) => m[1]);
   // Precompress (once, cached by content hash) so no timed request pays for it.
-  // Bundle format 2: shards are named by the catalog pages the manifest names.
-  const pages = [...manifest.files.terms, ...manifest.files.chunks];
-  const shards = pages.flatMap((p) => JSON.parse(readFileSync(path.join(cfg.bundleDir, p.name), "utf8"))).flatMap((s) => (s.meta ? [s.meta, s.text] : [s]));
+  // Bundle format 2: shards are named by the catalog pages the manifest names; from format 5
+  // the chunk shards by number, which no page lists (`chunks.<n>.<root>.json`).
+  const pages = [...manifest.files.terms, ...(manifest.files.chunks ?? [])];
+  const numbered = readdirSync(cfg.bundleDir).filter((name) => name.startsWith("chunks.")).map((name) => ({ name }));
+  const shards = [...pages.flatMap((p) => JSON.parse(readFileSync(path.join(cfg.bundleDir, p.name), "utf8"))).flatMap((s) => (s.meta ? [s.meta, s.text] : [s])), ...numbered];
   const words = JSON.parse(readFileSync(path.join(cfg.bundleDir, manifest.model.words.name), "utf8"));
   const bundleFiles = [manifest.files.chunk_table, manifest.files.dense, ...pages, ...shards, manifest.model.weights, manifest.model.words, ...words, manifest.model.tokenizer];
   await server.warm([

@@ -14,6 +14,7 @@
 //! does every JSON file. The reader finds the content by position (the proof's length follows
 //! from the number of shards) and hashes its exact bytes; it never parses the proof as JSON.
 
+use super::checksum::hex;
 use super::chunk::ChunkMeta;
 use super::error::BundleError;
 use super::file_kind::FileKind;
@@ -180,10 +181,6 @@ fn proof(levels: &[Vec<[u8; HASH_BYTES]>], n: usize) -> Vec<[u8; HASH_BYTES]> {
     (levels.iter().take(below_root).enumerate())
         .filter_map(|(level, hashes)| hashes.get((n >> level) ^ 1).copied())
         .collect()
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A hash from its lower-case hex digits (`None`: not such digits).
